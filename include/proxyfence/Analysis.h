@@ -1,0 +1,89 @@
+//===- Analysis.h - proxy dataflow over clang's CFG ------------------------===//
+//
+// A may-analysis per device function: the state is the set of generic-proxy
+// shared-memory accesses not yet ordered by a proxy fence, each with the
+// first thread barrier met after it (where a writers-fence fix goes). A proxy
+// fence clears the state; a barrier never does. When an async-proxy
+// operation meets a pending access of the same memory, a rule fires.
+//
+// Each function is analysed once. Its summary (async ops reachable from its
+// entry unfenced, accesses reaching its exit unfenced, whether it fences on
+// every path) is what callers see of it, with parameters substituted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_ANALYSIS_H
+#define PROXYFENCE_ANALYSIS_H
+
+#include "proxyfence/Events.h"
+#include "proxyfence/Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace proxyfence {
+
+struct Finding {
+  const Rule *R;
+  Event Access;  // the generic-proxy access (first statement of the hazard)
+  Event Async;   // the async-proxy operation that completes it
+  StmtRef Handoff; // barrier between them, where writers fence; or none
+};
+
+struct Summary {
+  struct ExposedAsync {
+    Event E;
+    bool AfterBarrier = false; // a barrier precedes it inside the callee
+  };
+  struct ExposedAccess {
+    Event E;
+    StmtRef Handoff;
+  };
+  std::vector<ExposedAsync> UpwardAsync;
+  std::vector<ExposedAccess> DownwardAccesses;
+  /// Some path from entry to exit has no shared-memory proxy fence.
+  bool IncomingSurvives = true;
+  /// ... and crosses a barrier on the way.
+  bool IncomingCrossesBarrier = false;
+};
+
+struct AnalysisStats {
+  unsigned Functions = 0;
+  unsigned AsmStatements = 0;
+  unsigned AsmInstructions = 0;
+};
+
+class Analyzer {
+public:
+  Analyzer(clang::ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules);
+  ~Analyzer();
+
+  /// Analyses \p Fn (a definition) if not done yet; returns its summary.
+  const Summary &analyze(const clang::FunctionDecl *Fn);
+  /// Findings of every function analysed so far, deduplicated.
+  const std::vector<Finding> &findings() const { return Findings; }
+  const AnalysisStats &stats() const { return Stats; }
+  MemoryModel &memory() { return Memory; }
+
+private:
+  class FunctionRun;
+  friend class FunctionRun;
+  void addFinding(Finding F);
+
+  clang::ASTContext &Ctx;
+  std::vector<const Rule *> Rules;
+  MemoryModel Memory;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Summary>>
+      Summaries;
+  std::vector<Finding> Findings;
+  std::set<std::tuple<const Rule *, const clang::Stmt *, unsigned,
+                      const clang::Stmt *, unsigned, const clang::Stmt *>>
+      FindingKeys;
+  AnalysisStats Stats;
+};
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,37 @@
+//===- CompileArgs.h - compile commands for the CUDA device side -----------===//
+#ifndef PROXYFENCE_COMPILEARGS_H
+#define PROXYFENCE_COMPILEARGS_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proxyfence {
+
+struct DeviceOptions {
+  std::string Arch;     // empty: the command's own arch, else sm_90a
+  std::string CudaPath; // contains include/cuda.h
+};
+
+/// True for the GPU architectures clang can target (sm_90a, sm_100a, ...).
+bool isKnownArch(llvm::StringRef Arch);
+
+/// "13.0" from CUDA_VERSION in <CudaPath>/include/cuda.h; nullopt if absent.
+std::optional<std::string> cudaVersion(llvm::StringRef CudaPath);
+
+/// Turns a compile command (argv[0] first, as in compile_commands.json,
+/// written for nvcc or clang) into a clang command that parses only the
+/// device side of \p File for one architecture: nvcc-only flags are dropped
+/// or translated, output flags removed, and the CUDA/CCCL paths added.
+std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
+                                       llvm::StringRef File,
+                                       const DeviceOptions &Opts);
+
+/// The architecture a command targets (-arch=sm_90a, -gencode ...,
+/// --cuda-gpu-arch=...), normalised to sm_XX[a]; empty when none.
+std::string archOfCommand(const std::vector<std::string> &Cmd);
+
+} // namespace proxyfence
+
+#endif

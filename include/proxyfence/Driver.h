@@ -1,0 +1,41 @@
+//===- Driver.h - run the analysis on files, report, fix -------------------===//
+#ifndef PROXYFENCE_DRIVER_H
+#define PROXYFENCE_DRIVER_H
+
+#include "proxyfence/Fixes.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace proxyfence {
+
+struct DriverOptions {
+  std::vector<std::string> Files;
+  std::string BuildPath;              // -p: directory of compile_commands.json
+  bool HaveExtraArgs = false;         // `--` given
+  std::vector<std::string> ExtraArgs; // compiler arguments after `--`
+  std::string Arch;                   // --arch; empty: command's, else sm_90a
+  std::string CudaPath;
+  bool Fix = false;
+  bool Strict = false;                // front-end errors are input errors
+  bool Quiet = false;                 // no summary line
+  std::string ExportFixes;            // YAML for clang-apply-replacements
+  FenceStyle Style = FenceStyle::Auto;
+  std::vector<std::string> DisabledRules;
+};
+
+/// Exit status: 0 nothing left to report, 1 findings remain, 2 bad input.
+enum ExitCode { ExitClean = 0, ExitFindings = 1, ExitInputError = 2 };
+
+int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err);
+
+/// Writes \p Content to \p Path atomically: a temporary file in the same
+/// directory, the original's permissions, then a rename over the original.
+/// Fails (and writes nothing) if the file no longer holds \p Expected.
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
+                                llvm::StringRef Content);
+
+} // namespace proxyfence
+
+#endif

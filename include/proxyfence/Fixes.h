@@ -1,0 +1,74 @@
+//===- Fixes.h - where the fence goes and how it is spelled ----------------===//
+#ifndef PROXYFENCE_FIXES_H
+#define PROXYFENCE_FIXES_H
+
+#include "proxyfence/Analysis.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace proxyfence {
+
+enum class FenceStyle { Auto, Ptx, CudaPtx, CudaExperimental, Cutlass };
+std::optional<FenceStyle> parseFenceStyle(llvm::StringRef S);
+
+/// The fix for one finding: where the fence goes, or why there is none.
+struct PlannedFix {
+  bool Ok = false;
+  std::string Reason;         // when !Ok: "inside a macro expansion", ...
+  clang::SourceLocation At;   // where the fence is inserted (file location)
+  const clang::Stmt *Before = nullptr; // the statement the fence precedes
+  bool NeedsBraces = false;   // Before is the unbraced body of if/for/while
+  bool Hoisted = false;       // moved out of a loop with no write inside
+  std::string FenceText;      // the statement inserted
+};
+
+/// Plans fixes for findings and turns them into replacements: one fence per
+/// insertion point, spelled in the file's style, plus the include the
+/// spelling needs.
+class FixPlanner {
+public:
+  FixPlanner(clang::ASTContext &Ctx, FenceStyle Style,
+             std::function<bool(clang::SourceLocation)> Editable);
+
+  /// Plans all findings together (hoisting looks at every write that meets
+  /// a fence at the same point). Result I is the fix of finding I.
+  std::vector<PlannedFix> plan(const std::vector<Finding> &Findings);
+
+  /// Adds the edits of every Ok fix to \p Out, keyed by file path.
+  void addReplacements(const std::vector<PlannedFix> &Fixes,
+                       std::map<std::string, clang::tooling::Replacements> &Out);
+
+  /// Spelling used in the file holding \p Loc.
+  FenceStyle styleAt(clang::SourceLocation Loc);
+  std::string fenceText(FenceStyle S) const;
+
+private:
+  const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
+  /// The statement of a compound statement (or the sole body of a control
+  /// statement) that contains \p S; null when there is none.
+  const clang::Stmt *statementOf(StmtRef S, bool &NeedsBraces,
+                                 std::string &Reason);
+  bool isInside(const clang::Stmt *Inner, const clang::Stmt *Outer,
+                const clang::ParentMap &PM);
+  std::optional<std::string> includeFor(FenceStyle S);
+  bool declared(llvm::ArrayRef<llvm::StringRef> Path);
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  FenceStyle Style;
+  std::function<bool(clang::SourceLocation)> Editable;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
+      ParentMaps;
+  llvm::DenseMap<clang::FileID, FenceStyle> Styles;
+};
+
+} // namespace proxyfence
+
+#endif

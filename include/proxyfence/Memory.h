@@ -1,0 +1,106 @@
+//===- Memory.h - which shared-memory object an access touches ------------===//
+#ifndef PROXYFENCE_MEMORY_H
+#define PROXYFENCE_MEMORY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace proxyfence {
+
+/// One shared-memory object an address may point into.
+struct MemRoot {
+  enum KindTy : unsigned char {
+    SharedVar,     // a `__shared__` variable
+    DynamicShared, // `extern __shared__` storage: all such arrays alias
+    Param,         // whatever the caller passes for parameter ParamIndex
+    This,          // the object a member function is called on
+  };
+  KindTy Kind = SharedVar;
+  /// For Param: the parameter is a reference, so the caller's argument names
+  /// the object itself rather than holding its address.
+  bool ByRef = false;
+  unsigned ParamIndex = 0;
+  const clang::ValueDecl *Var = nullptr; // SharedVar, or the ParmVarDecl
+
+  bool operator==(const MemRoot &O) const {
+    return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
+           ByRef == O.ByRef;
+  }
+};
+
+/// The set of shared-memory objects an address may refer to. Empty means
+/// "not known to be shared memory"; Unknown means "any shared memory".
+class AliasSet {
+public:
+  static AliasSet unknown() {
+    AliasSet S;
+    S.Unknown = true;
+    return S;
+  }
+  bool isUnknown() const { return Unknown; }
+  bool empty() const { return !Unknown && Roots.empty(); }
+  const llvm::SmallVectorImpl<MemRoot> &roots() const { return Roots; }
+  void add(const MemRoot &R);
+  void merge(const AliasSet &O);
+  bool mayAlias(const AliasSet &O) const;
+  bool hasParamOrThis() const;
+  /// "'tile'", "dynamic shared memory", "shared memory".
+  std::string describe() const;
+  /// "shared memory 'tile'", "dynamic shared memory", "shared memory".
+  std::string describeMemory() const;
+
+private:
+  llvm::SmallVector<MemRoot, 2> Roots;
+  bool Unknown = false;
+};
+
+/// Resolves expressions of device code to the shared-memory objects they
+/// designate or point to. Follows locals (through every assignment to them),
+/// casts, pointer and integer arithmetic (descriptors), `&`, `[]`, `*`,
+/// members, parameters, and calls whose body returns a value derived from
+/// their arguments (`__cvta_generic_to_shared`, CuTe's cast helpers). Results
+/// of bodies are cached, so each function is walked once.
+class MemoryModel {
+public:
+  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Objects an lvalue expression designates (`tile[i]`, `*p`, `s.f`).
+  AliasSet objectOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// Objects a pointer or integer address value points into.
+  AliasSet valueOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+
+  /// Replaces Param/This roots of \p S by what the call's arguments resolve
+  /// to in the caller \p Caller.
+  AliasSet substitute(const AliasSet &S, const clang::CallExpr *Call,
+                      const clang::FunctionDecl *Callee,
+                      const clang::FunctionDecl *Caller);
+  AliasSet substitute(const AliasSet &S, const clang::CXXConstructExpr *Ctor,
+                      const clang::FunctionDecl *Caller);
+
+  static bool isSharedVar(const clang::VarDecl *V);
+
+private:
+  AliasSet varValue(const clang::VarDecl *V, const clang::FunctionDecl *Fn);
+  AliasSet returnOf(const clang::FunctionDecl *Callee);
+  AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
+  const llvm::SmallVector<const clang::Expr *, 4> &
+  assignments(const clang::VarDecl *V);
+  const clang::Expr *argFor(const clang::CallExpr *Call,
+                            const clang::FunctionDecl *Callee, unsigned Param);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
+  llvm::DenseMap<const clang::VarDecl *, AliasSet> VarValues;
+  llvm::DenseMap<const clang::DeclContext *, bool> AssignmentsIndexed;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 4>>
+      Assigned;
+  llvm::DenseMap<const void *, bool> InProgress;
+};
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,24 @@
+//===- Output.h - findings as clang diagnostics and fix files --------------===//
+#ifndef PROXYFENCE_OUTPUT_H
+#define PROXYFENCE_OUTPUT_H
+
+#include "proxyfence/Fixes.h"
+#include "clang/Tooling/Core/Diagnostic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace proxyfence {
+
+/// Prints findings in clang's format (warning, notes, source line, caret,
+/// fix-it) and returns them as tooling diagnostics for --export-fixes.
+std::vector<clang::tooling::Diagnostic>
+reportFindings(clang::ASTContext &Ctx, const std::vector<Finding> &Findings,
+               const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
+               llvm::raw_ostream &OS, bool Colors);
+
+/// Writes the YAML that clang-apply-replacements reads.
+llvm::Error exportFixes(llvm::StringRef Path,
+                        const clang::tooling::TranslationUnitDiagnostics &TUD);
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,203 @@
+//===- CompileArgs.cpp - compile commands for the CUDA device side ---------===//
+#include "proxyfence/CompileArgs.h"
+#include "clang/Basic/OffloadArch.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using llvm::StringRef;
+
+namespace proxyfence {
+
+bool isKnownArch(StringRef Arch) {
+  return Arch.starts_with("sm_") &&
+         clang::StringToOffloadArch(Arch) != clang::OffloadArch::UNKNOWN;
+}
+
+std::optional<std::string> cudaVersion(StringRef CudaPath) {
+  llvm::SmallString<256> P(CudaPath);
+  llvm::sys::path::append(P, "include", "cuda.h");
+  auto Buf = llvm::MemoryBuffer::getFile(P);
+  if (!Buf)
+    return std::nullopt;
+  StringRef Text = (*Buf)->getBuffer();
+  size_t At = Text.find("#define CUDA_VERSION");
+  if (At == StringRef::npos)
+    return std::nullopt;
+  unsigned V = 0;
+  StringRef Num = Text.substr(At + 20).ltrim();
+  Num = Num.take_while([](char C) { return C >= '0' && C <= '9'; });
+  if (Num.getAsInteger(10, V) || V < 1000)
+    return std::nullopt;
+  return std::to_string(V / 1000) + "." + std::to_string(V % 1000 / 10);
+}
+
+/// "compute_90a" / "sm_90a" / "90a" -> "sm_90a".
+static std::string normaliseArch(StringRef A) {
+  A = A.trim();
+  if (A.consume_front("compute_") || A.consume_front("sm_") ||
+      A.consume_front("lto_"))
+    return ("sm_" + A).str();
+  if (!A.empty() && A[0] >= '0' && A[0] <= '9')
+    return ("sm_" + A).str();
+  return "";
+}
+
+std::string archOfCommand(const std::vector<std::string> &Cmd) {
+  for (size_t I = 0; I < Cmd.size(); ++I) {
+    StringRef A = Cmd[I];
+    StringRef Value;
+    if (A.consume_front("--cuda-gpu-arch=") || A.consume_front("--offload-arch="))
+      Value = A;
+    else if (A.consume_front("-arch=") || A.consume_front("--gpu-architecture="))
+      Value = A;
+    else if ((A == "-arch" || A == "--gpu-architecture") && I + 1 < Cmd.size())
+      Value = Cmd[I + 1];
+    else if (A == "-gencode" && I + 1 < Cmd.size())
+      Value = Cmd[I + 1];
+    else if (A.consume_front("-gencode=") || A.consume_front("--generate-code="))
+      Value = A;
+    if (Value.empty())
+      continue;
+    // "arch=compute_90a,code=sm_90a" or "sm_90a".
+    size_t Eq = Value.find("arch=");
+    if (Eq != StringRef::npos)
+      Value = Value.substr(Eq + 5).split(',').first;
+    std::string N = normaliseArch(Value);
+    if (!N.empty() && N != "sm_native" && N != "sm_all")
+      return N;
+  }
+  return "";
+}
+
+std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
+                                       StringRef File,
+                                       const DeviceOptions &Opts) {
+  // nvcc flags that take a separate value and mean nothing to the front end.
+  static const llvm::StringSet<> DropWithValue = {
+      "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
+      "--generate-code", "-ccbin", "--compiler-bindir", "-Xptxas",
+      "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xfatbin",
+      "-Xarchive", "-maxrregcount", "--maxrregcount", "-t", "--threads",
+      "--default-stream", "-default-stream", "-o", "--output-file",
+      "-MF", "-MT", "-MQ", "--dependency-output", "-diag-suppress",
+      "--diag-suppress", "-Werror", "--Werror", "-split-compile",
+      "--split-compile", "-dlto", "-ftemplate-depth"};
+  // nvcc flags without a value (or with `=value`) that clang lacks.
+  static const llvm::StringSet<> Drop = {
+      "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+      "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda",
+      "-extended-lambda", "-rdc", "--relocatable-device-code", "-dc",
+      "--device-c", "-dw", "-lineinfo", "--generate-line-info", "-G",
+      "--device-debug", "--use_fast_math", "-use_fast_math", "--keep",
+      "-keep", "-res-usage", "--resource-usage", "-forward-unknown-to-host-compiler",
+      "--forward-unknown-to-host-compiler", "-c", "--compile", "-E", "-M",
+      "-MD", "-MMD", "-MP", "-cubin", "-ptx", "-fatbin", "--ptx", "--cubin",
+      "-Wreorder", "--display-error-number", "--no-host-device-move-forward",
+      "--source-in-ptx", "-src-in-ptx", "--restrict", "-restrict",
+      "-fsyntax-only", "--cuda-device-only", "--cuda-host-only",
+      "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets",
+      "-Wno-unknown-cuda-version", "--allow-unsupported-compiler",
+      "-allow-unsupported-compiler", "--static-global-template-stub"};
+  static const char *DropPrefixes[] = {
+      "-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=",
+      "--generate-code=", "-rdc=", "--relocatable-device-code=",
+      "-ccbin=", "--compiler-bindir=", "--ptxas-options=", "-Xptxas=",
+      "--nvlink-options=", "-maxrregcount=", "--maxrregcount=", "-t=",
+      "--threads=", "--default-stream=", "--diag-suppress=", "-diag-suppress=",
+      "--diag_suppress=", "-Werror=", "--Werror=", "--cuda-gpu-arch=",
+      "--offload-arch=", "--cuda-path=", "-o", "--output-file=",
+      "--split-compile=", "-ferror-limit=", "-MF", "-MT", "-MQ",
+      "--static-global-template-stub="};
+
+  std::vector<std::string> Out;
+  Out.push_back(Cmd.empty() ? "clang++" : "clang++");
+  StringRef FileName = llvm::sys::path::filename(File);
+  for (size_t I = Cmd.empty() ? 0 : 1; I < Cmd.size(); ++I) {
+    StringRef A = Cmd[I];
+    // The input itself; added back at the end.
+    if (A == File || (!A.starts_with("-") && llvm::sys::path::filename(A) == FileName))
+      continue;
+    if (DropWithValue.contains(A)) {
+      ++I;
+      continue;
+    }
+    if (Drop.contains(A) || Drop.contains(A.split('=').first))
+      continue;
+    bool Dropped = false;
+    for (const char *P : DropPrefixes)
+      if (A.starts_with(P) && A != "-o") {
+        Dropped = true;
+        break;
+      }
+    if (Dropped)
+      continue;
+    // Host compiler options: keep the ones a C++ front end understands.
+    if ((A == "-Xcompiler" || A == "--compiler-options") && I + 1 < Cmd.size()) {
+      StringRef Rest = Cmd[++I];
+      while (!Rest.empty()) {
+        auto [Opt, Tail] = Rest.split(',');
+        if (Opt.starts_with("-D") || Opt.starts_with("-I") ||
+            Opt.starts_with("-std=") || Opt.starts_with("-U"))
+          Out.push_back(Opt.str());
+        Rest = Tail;
+      }
+      continue;
+    }
+    if (A.starts_with("-Xcompiler=") || A.starts_with("--compiler-options="))
+      continue;
+    if (A == "-x" && I + 1 < Cmd.size()) {
+      ++I; // language: always CUDA below
+      continue;
+    }
+    if (A == "-xcu" || A == "-xcuda")
+      continue;
+    if ((A == "--std" || A == "-std") && I + 1 < Cmd.size()) {
+      Out.push_back("-std=" + Cmd[++I]);
+      continue;
+    }
+    if (A.consume_front("--std="))
+      Out.push_back(("-std=" + A).str());
+    else if (A == "--include-path" || A == "--system-include" ||
+             A == "--define-macro" || A == "--pre-include") {
+      static const llvm::StringMap<const char *> Short = {
+          {"--include-path", "-I"}, {"--system-include", "-isystem"},
+          {"--define-macro", "-D"}, {"--pre-include", "-include"}};
+      Out.push_back(Short.lookup(A));
+      if (I + 1 < Cmd.size())
+        Out.push_back(Cmd[++I]);
+    } else if (A.starts_with("-O") || A.starts_with("--optimize"))
+      continue; // irrelevant to the front end, and nvcc's -O forms differ
+    else
+      Out.push_back(A.str());
+  }
+  std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
+  if (Arch.empty() || !isKnownArch(Arch))
+    Arch = "sm_90a";
+  Out.push_back("--cuda-device-only");
+  Out.push_back("--cuda-gpu-arch=" + Arch);
+  Out.push_back("--cuda-path=" + Opts.CudaPath);
+  Out.push_back("-Wno-unknown-cuda-version");
+  // Without a version.txt clang cannot tell CUDA 13 apart from pre-9.2 and
+  // rejects every <<<...>>> launch; tell it the SDK version from cuda.h.
+  if (auto V = cudaVersion(Opts.CudaPath)) {
+    Out.push_back("-Xclang");
+    Out.push_back("-target-sdk-version=" + *V);
+  }
+  // CCCL (<cuda/ptx>, <cuda/barrier>) lives in include/cccl since CUDA 13;
+  // nvcc adds it implicitly, clang does not. -isystem keeps -I dirs first.
+  llvm::SmallString<256> Cccl(Opts.CudaPath);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  Out.push_back("-isystem");
+  Out.push_back(std::string(Cccl));
+  Out.push_back("-ferror-limit=0");
+  Out.push_back("-fsyntax-only");
+  Out.push_back("-x");
+  Out.push_back("cuda");
+  Out.push_back(File.str());
+  return Out;
+}
+
+} // namespace proxyfence

@@ -1,0 +1,514 @@
+//===- Driver.cpp - run the analysis on files, report, fix -----------------===//
+#include "proxyfence/Driver.h"
+#include "proxyfence/Analysis.h"
+#include "proxyfence/CompileArgs.h"
+#include "proxyfence/Output.h"
+#include "proxyfence/Rules.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticAST.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+
+/// Collects the front end's errors instead of printing them: real kernels
+/// use things clang rejects and nvcc accepts, and the analysis goes on over
+/// the partial AST (as clang-tidy does).
+class FrontEndErrors : public DiagnosticConsumer {
+public:
+  unsigned Count = 0;
+  std::string First;
+  /// Offsets in the main file of `%` escapes clang rejected in asm strings.
+  std::vector<unsigned> AsmEscapes;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L < DiagnosticsEngine::Error)
+      return;
+    ++Count;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation L = Info.getLocation();
+      if (L.isFileID() && SM.getFileID(L) == SM.getMainFileID())
+        AsmEscapes.push_back(SM.getFileOffset(L));
+    }
+    if (!First.empty())
+      return;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+                ":" + std::to_string(P.getColumn()) + ": ";
+    }
+    First += Msg.str();
+  }
+};
+
+struct FileResult {
+  std::string File;
+  std::string Report; // diagnostics as printed
+  bool Ran = false;   // the AST consumer ran
+  unsigned ValidDecls = 0;
+  unsigned Findings = 0;
+  unsigned Unfixable = 0;
+  AnalysisStats Stats;
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals; // text analysed, per file
+  std::vector<tooling::Diagnostic> Diags;
+};
+
+/// Functions whose findings are reported: device code in the main file or
+/// in project headers (never system or CUDA headers).
+class RootCollector : public RecursiveASTVisitor<RootCollector> {
+public:
+  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable)
+      : SM(SM), Editable(std::move(Editable)) {}
+  std::vector<const FunctionDecl *> Roots;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+        FD->isInvalidDecl())
+      return true;
+    if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
+      return true;
+    if (Editable(SM.getExpansionLoc(FD->getLocation())))
+      Roots.push_back(FD);
+    return true;
+  }
+
+private:
+  SourceManager &SM;
+  std::function<bool(SourceLocation)> Editable;
+};
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(const DriverOptions &Opts, FileResult &R) : Opts(Opts), R(R) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    R.Ran = true;
+    SourceManager &SM = Ctx.getSourceManager();
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (!D->isImplicit() && !D->isInvalidDecl() &&
+          SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
+        ++R.ValidDecls;
+
+    std::string CudaPrefix = Opts.CudaPath;
+    auto Editable = [&SM, CudaPrefix](SourceLocation L) {
+      L = SM.getExpansionLoc(L);
+      if (L.isInvalid())
+        return false;
+      if (SM.isWrittenInMainFile(L))
+        return true;
+      if (SM.isInSystemHeader(L))
+        return false;
+      llvm::StringRef Name = SM.getFilename(L);
+      return !Name.empty() && !Name.starts_with(CudaPrefix) &&
+             !Name.starts_with("/usr/");
+    };
+
+    std::vector<const Rule *> Rules;
+    for (const Rule *Ru : proxyRules())
+      if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
+        Rules.push_back(Ru);
+
+    RootCollector RC(SM, Editable);
+    RC.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Analyzer A(Ctx, Rules);
+    for (const FunctionDecl *FD : RC.Roots)
+      A.analyze(FD);
+    R.Stats = A.stats();
+
+    std::vector<Finding> Findings;
+    for (const Finding &F : A.findings())
+      if (Editable(F.Async.At.S->getBeginLoc()))
+        Findings.push_back(F);
+    auto Key = [&SM](const Finding &F) {
+      return std::make_tuple(
+          SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
+          SM.getFileOffset(SM.getExpansionLoc(F.Access.Loc)));
+    };
+    std::stable_sort(Findings.begin(), Findings.end(),
+                     [&](const Finding &X, const Finding &Y) {
+                       return Key(X) < Key(Y);
+                     });
+
+    FixPlanner Planner(Ctx, Opts.Style, Editable);
+    std::vector<PlannedFix> Fixes = Planner.plan(Findings);
+    llvm::raw_string_ostream OS(R.Report);
+    R.Diags = reportFindings(Ctx, Findings, Fixes, Planner, OS,
+                             llvm::outs().has_colors());
+    // Findings are counted as reported: one per warning.
+    R.Findings = R.Diags.size();
+    for (const tooling::Diagnostic &D : R.Diags)
+      R.Unfixable += D.Message.Fix.empty();
+    Planner.addReplacements(Fixes, R.Edits);
+    for (const auto &[Path, Repls] : R.Edits) {
+      (void)Repls;
+      if (auto FE = SM.getFileManager().getOptionalFileRef(Path))
+        if (auto Buf = SM.getMemoryBufferForFileOrNone(*FE))
+          R.Originals[Path] = Buf->getBuffer().str();
+    }
+  }
+
+private:
+  const DriverOptions &Opts;
+  FileResult &R;
+};
+
+class AnalysisAction : public ASTFrontendAction {
+public:
+  AnalysisAction(const DriverOptions &Opts, FileResult &R) : Opts(Opts), R(R) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<AnalysisConsumer>(Opts, R);
+  }
+
+private:
+  const DriverOptions &Opts;
+  FileResult &R;
+};
+
+std::string absolute(llvm::StringRef P) {
+  llvm::SmallString<256> S(P);
+  llvm::sys::fs::make_absolute(S);
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
+  return std::string(S);
+}
+
+/// A clear reason why \p Path cannot be analysed, or empty.
+std::string checkInputFile(llvm::StringRef Path) {
+  llvm::sys::fs::file_status St;
+  if (std::error_code EC = llvm::sys::fs::status(Path, St))
+    return "cannot read '" + Path.str() + "': " + EC.message();
+  if (llvm::sys::fs::is_directory(St))
+    return "'" + Path.str() + "' is a directory, not a source file";
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "cannot read '" + Path.str() + "': " + Buf.getError().message();
+  llvm::StringRef Text = (*Buf)->getBuffer().take_front(1 << 16);
+  if (Text.contains('\0'))
+    return "'" + Path.str() + "' is not a CUDA or C++ source file (binary data)";
+  return "";
+}
+
+} // namespace
+
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
+                                llvm::StringRef Content) {
+  auto Now = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Now)
+    return llvm::createStringError(Now.getError(), "cannot read '%s': %s",
+                                   Path.str().c_str(),
+                                   Now.getError().message().c_str());
+  if ((*Now)->getBuffer() != Expected)
+    return llvm::createStringError(
+        std::errc::operation_canceled,
+        "'%s' changed on disk during the analysis; not overwritten",
+        Path.str().c_str());
+  auto Perms = llvm::sys::fs::getPermissions(Path);
+  if (!Perms)
+    return llvm::createStringError(Perms.getError(), "cannot stat '%s'",
+                                   Path.str().c_str());
+  llvm::SmallString<256> Model(Path);
+  Model += ".proxyfence-%%%%%%.tmp";
+  int FD;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
+    return llvm::createStringError(EC, "cannot write next to '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.flush();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return llvm::createStringError(EC, "cannot write '%s': %s",
+                                     Tmp.c_str(), EC.message().c_str());
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::setPermissions(Tmp, *Perms)) {
+    llvm::sys::fs::remove(Tmp);
+    return llvm::createStringError(EC, "cannot set permissions of '%s'",
+                                   Tmp.c_str());
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return llvm::createStringError(EC, "cannot replace '%s': %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+/// Runs the front end and the analysis on one file. \p Patched, when set,
+/// replaces the main file's text (rejected asm escapes doubled).
+static bool analyseFile(const DriverOptions &Opts,
+                        const std::vector<std::string> &Cmd,
+                        llvm::StringRef File, const std::string *Patched,
+                        FileResult &R, FrontEndErrors &Errors) {
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  if (Patched) {
+    auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Mem->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(*Patched));
+    Overlay->pushOverlay(Mem);
+  }
+  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
+                                                      Overlay);
+  tooling::ToolInvocation Inv(deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath}),
+                              std::make_unique<AnalysisAction>(Opts, R),
+                              Files.get());
+  Inv.setDiagnosticConsumer(&Errors);
+  Inv.run();
+  return R.Ran;
+}
+
+/// Shifts offsets in the main file back from the patched text (one `%`
+/// inserted before each offset in \p Inserted) to the original.
+static void unpatchOffsets(FileResult &R, llvm::StringRef File,
+                           const std::vector<unsigned> &Inserted) {
+  auto Shift = [&](unsigned Off) {
+    unsigned N = 0;
+    for (unsigned I : Inserted)
+      N += I < Off;
+    return Off - N;
+  };
+  auto It = R.Edits.find(File.str());
+  if (It == R.Edits.end())
+    return;
+  tooling::Replacements Fixed;
+  for (const tooling::Replacement &Rep : It->second)
+    llvm::consumeError(Fixed.add(tooling::Replacement(
+        Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
+        Rep.getReplacementText())));
+  It->second = Fixed;
+  for (tooling::Diagnostic &D : R.Diags) {
+    if (D.Message.FilePath == File)
+      D.Message.FileOffset = Shift(D.Message.FileOffset);
+    auto F = D.Message.Fix.find(File);
+    if (F != D.Message.Fix.end()) {
+      tooling::Replacements Moved;
+      for (const tooling::Replacement &Rep : F->second)
+        llvm::consumeError(Moved.add(tooling::Replacement(
+            Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
+            Rep.getReplacementText())));
+      F->second = Moved;
+    }
+  }
+}
+
+int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err) {
+  auto fail = [&](const std::string &Msg) {
+    Err << "proxyfence: error: " << Msg << "\n";
+    return ExitInputError;
+  };
+  if (Opts.Files.empty())
+    return fail("no input files (usage: proxyfence [options] <file>... "
+                "[-- <compiler args>])");
+  if (!Opts.Arch.empty() && !isKnownArch(Opts.Arch))
+    return fail("unknown --arch '" + Opts.Arch +
+                "' (expected a CUDA GPU architecture such as sm_90a or sm_100a)");
+  if (!llvm::sys::fs::exists(Opts.CudaPath + "/include/cuda.h"))
+    return fail("no CUDA installation at '" + Opts.CudaPath +
+                "' (include/cuda.h not found); use --cuda-path");
+
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  if (!Opts.BuildPath.empty()) {
+    std::string Msg;
+    DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
+    if (!DB)
+      return fail("cannot load a compilation database from '" +
+                  Opts.BuildPath + "': " + llvm::StringRef(Msg).trim().str());
+  }
+
+  // Every input is checked before anything is analysed or written.
+  std::vector<std::pair<std::string, std::vector<std::string>>> Jobs;
+  for (const std::string &F : Opts.Files) {
+    std::string Why = checkInputFile(F);
+    if (!Why.empty())
+      return fail(Why);
+    std::string Abs = absolute(F);
+    std::vector<std::string> Cmd{"clang++"};
+    if (DB) {
+      std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(Abs);
+      if (CCs.empty())
+        return fail("'" + F + "' is not in the compilation database in '" +
+                    Opts.BuildPath + "'");
+      Cmd = CCs.front().CommandLine;
+      // Relative -I paths in the database are relative to its directory.
+      if (!CCs.front().Directory.empty())
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
+    }
+    Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+    Jobs.push_back({Abs, Cmd});
+  }
+
+  std::vector<FileResult> Results(Jobs.size());
+  unsigned InputErrors = 0, Degraded = 0;
+  std::vector<std::string> DegradedFiles;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    const auto &[File, Cmd] = Jobs[I];
+    FileResult &R = Results[I];
+    R.File = File;
+    FrontEndErrors Errors;
+    bool Ran = analyseFile(Opts, Cmd, File, nullptr, R, Errors);
+    if (Ran && !Errors.AsmEscapes.empty()) {
+      // clang rejects `%laneid` where nvcc accepts it; double the escapes and
+      // analyse again so those asm statements are still read.
+      auto Buf = llvm::MemoryBuffer::getFile(File);
+      if (Buf) {
+        std::string Text = (*Buf)->getBuffer().str();
+        std::vector<unsigned> Offsets = Errors.AsmEscapes;
+        llvm::sort(Offsets);
+        Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
+        std::string Patched;
+        size_t Prev = 0;
+        std::vector<unsigned> Inserted;
+        for (unsigned Off : Offsets) {
+          if (Off >= Text.size() || Text[Off] != '%')
+            continue;
+          Patched.append(Text, Prev, Off - Prev);
+          Inserted.push_back(Patched.size());
+          Patched += '%';
+          Prev = Off;
+        }
+        Patched.append(Text, Prev, std::string::npos);
+        FileResult Second;
+        Second.File = File;
+        FrontEndErrors Ignored;
+        if (!Inserted.empty() &&
+            analyseFile(Opts, Cmd, File, &Patched, Second, Ignored)) {
+          unpatchOffsets(Second, File, Inserted);
+          // Edits must apply to the text on disk, not the patched one.
+          Second.Originals[File] = Text;
+          R = std::move(Second);
+        }
+      }
+    }
+    if (!R.Ran || (Errors.Count && R.ValidDecls == 0)) {
+      Err << "proxyfence: error: cannot parse '" << Opts.Files[I]
+          << "' as CUDA" << (Errors.First.empty() ? "" : ": ") << Errors.First
+          << "\n";
+      ++InputErrors;
+      continue;
+    }
+    Out << R.Report;
+    if (Errors.Count) {
+      ++Degraded;
+      DegradedFiles.push_back(Opts.Files[I]);
+      Out << Opts.Files[I] << ": note: the clang front end rejected part of "
+          << "this file (" << Errors.Count << " error"
+          << (Errors.Count == 1 ? "" : "s") << "; first: " << Errors.First
+          << "); findings cover what could be analysed [proxyfence]\n";
+    }
+  }
+  Out.flush();
+
+  if (InputErrors || (Opts.Strict && Degraded))
+    return ExitInputError; // nothing is written after an input error
+
+  unsigned Findings = 0, Remaining = 0, Fixed = 0;
+  tooling::TranslationUnitDiagnostics TUD;
+  TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
+  // Merge the edits of every file (a header fixed from two files once).
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals;
+  for (FileResult &R : Results) {
+    Findings += R.Findings;
+    for (auto &D : R.Diags)
+      TUD.Diagnostics.push_back(D);
+    for (auto &[Path, Repls] : R.Edits)
+      for (const tooling::Replacement &Rep : Repls)
+        if (llvm::Error E = Edits[Path].add(Rep)) {
+          llvm::consumeError(std::move(E));
+          Err << "proxyfence: warning: conflicting fixes in '" << Path
+              << "'; one was dropped\n";
+        }
+    for (auto &[Path, Text] : R.Originals)
+      Originals.emplace(Path, Text);
+  }
+
+  if (!Opts.ExportFixes.empty())
+    if (llvm::Error E = exportFixes(Opts.ExportFixes, TUD)) {
+      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+
+  Remaining = Findings;
+  if (Opts.Fix) {
+    std::set<std::string> Failed;
+    for (auto &[Path, Repls] : Edits) {
+      auto Orig = Originals.find(Path);
+      if (Orig == Originals.end())
+        continue;
+      auto NewText = tooling::applyAllReplacements(Orig->second, Repls);
+      if (!NewText) {
+        Err << "proxyfence: error: cannot apply fixes to '" << Path
+            << "': " << llvm::toString(NewText.takeError()) << "\n";
+        Failed.insert(Path);
+        continue;
+      }
+      if (llvm::Error E = writeFileAtomically(Path, Orig->second, *NewText)) {
+        Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+        Failed.insert(Path);
+      }
+    }
+    // A finding is fixed when its fix was planned and its file written.
+    Remaining = 0;
+    for (const FileResult &R : Results) {
+      Remaining += R.Unfixable;
+      unsigned FixedHere = R.Findings - R.Unfixable;
+      bool AllWritten = true;
+      for (const auto &[Path, Repls] : R.Edits)
+        AllWritten &= !Failed.count(Path);
+      if (AllWritten)
+        Fixed += FixedHere;
+      else
+        Remaining += FixedHere;
+    }
+  }
+
+  if (!Opts.Quiet) {
+    Err << "proxyfence: " << Findings << " finding" << (Findings == 1 ? "" : "s")
+        << " in " << Results.size() << " file" << (Results.size() == 1 ? "" : "s");
+    if (Opts.Fix)
+      Err << ", " << Fixed << " fixed, " << Remaining << " left";
+    Err << "\n";
+    if (!DegradedFiles.empty()) {
+      Err << "proxyfence: not fully analysed (front-end errors):";
+      for (const std::string &F : DegradedFiles)
+        Err << " " << F;
+      Err << "\n";
+    }
+  }
+  return Remaining ? ExitFindings : ExitClean;
+}
+
+} // namespace proxyfence

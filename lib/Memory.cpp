@@ -1,0 +1,421 @@
+//===- Memory.cpp - which shared-memory object an access touches ----------===//
+#include "proxyfence/Memory.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace proxyfence {
+
+void AliasSet::add(const MemRoot &R) {
+  for (const MemRoot &X : Roots)
+    if (X == R)
+      return;
+  Roots.push_back(R);
+}
+
+void AliasSet::merge(const AliasSet &O) {
+  Unknown |= O.Unknown;
+  for (const MemRoot &R : O.Roots)
+    add(R);
+}
+
+static bool rootsMayAlias(const MemRoot &A, const MemRoot &B) {
+  // Parameters and `this` may be bound to any object by a caller.
+  if (A.Kind == MemRoot::Param || A.Kind == MemRoot::This ||
+      B.Kind == MemRoot::Param || B.Kind == MemRoot::This)
+    return true;
+  if (A.Kind != B.Kind)
+    return false;
+  return A.Kind == MemRoot::DynamicShared || A.Var == B.Var;
+}
+
+bool AliasSet::mayAlias(const AliasSet &O) const {
+  if (empty() || O.empty())
+    return false;
+  if (Unknown || O.Unknown)
+    return true;
+  for (const MemRoot &A : Roots)
+    for (const MemRoot &B : O.Roots)
+      if (rootsMayAlias(A, B))
+        return true;
+  return false;
+}
+
+bool AliasSet::hasParamOrThis() const {
+  for (const MemRoot &R : Roots)
+    if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This)
+      return true;
+  return false;
+}
+
+std::string AliasSet::describeMemory() const {
+  if (Unknown || Roots.empty())
+    return "shared memory";
+  if (Roots.size() == 1 && Roots[0].Kind == MemRoot::DynamicShared)
+    return "dynamic shared memory";
+  return "shared memory " + describe();
+}
+
+std::string AliasSet::describe() const {
+  if (Unknown || Roots.empty())
+    return "shared memory";
+  std::string Out;
+  for (size_t I = 0; I < Roots.size(); ++I) {
+    if (I)
+      Out += I + 1 == Roots.size() ? " or " : ", ";
+    const MemRoot &R = Roots[I];
+    switch (R.Kind) {
+    case MemRoot::DynamicShared:
+      Out += "dynamic shared memory";
+      break;
+    case MemRoot::This:
+      Out += "'*this'";
+      break;
+    default:
+      Out += "'" + R.Var->getNameAsString() + "'";
+    }
+  }
+  return Out;
+}
+
+bool MemoryModel::isSharedVar(const VarDecl *V) {
+  return V && V->hasAttr<CUDASharedAttr>();
+}
+
+static bool isKernel(const FunctionDecl *Fn) {
+  return Fn && Fn->hasAttr<CUDAGlobalAttr>();
+}
+
+static MemRoot sharedRoot(const VarDecl *V) {
+  MemRoot R;
+  // `extern __shared__ T buf[];` arrays all start at the dynamic smem base.
+  if (V->hasExternalStorage() && V->getType()->isIncompleteArrayType())
+    R.Kind = MemRoot::DynamicShared;
+  else {
+    R.Kind = MemRoot::SharedVar;
+    R.Var = V;
+  }
+  return R;
+}
+
+static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
+  AliasSet S;
+  MemRoot R;
+  R.Kind = MemRoot::Param;
+  R.ParamIndex = P->getFunctionScopeIndex();
+  R.Var = P;
+  R.ByRef = ByRef;
+  S.add(R);
+  return S;
+}
+
+AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
+  if (!E)
+    return {};
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return {};
+    if (isSharedVar(V)) {
+      AliasSet S;
+      S.add(sharedRoot(V));
+      return S;
+    }
+    if (!V->getType()->isReferenceType())
+      return {};
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+      return isKernel(Owner) ? AliasSet() : paramRoot(P, /*ByRef=*/true);
+    }
+    return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return valueOf(ASE->getBase(), Fn);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return valueOf(UO->getSubExpr(), Fn);
+    return {};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                         : objectOf(ME->getBase(), Fn);
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return objectOf(CE->getSubExpr(), Fn);
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return objectOf(MTE->getSubExpr(), Fn);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    AliasSet S = objectOf(CO->getTrueExpr(), Fn);
+    S.merge(objectOf(CO->getFalseExpr(), Fn));
+    return S;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return callValue(Call, Fn);
+  return {};
+}
+
+/// The local variable at the root of `v`, `v.a.b` or `v[i].a` (an aggregate
+/// held in registers, such as a matrix descriptor built field by field).
+static const VarDecl *localAggregateRoot(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase();
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+}
+
+AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
+  if (!E)
+    return {};
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return objectOf(Sub, Fn);
+    case CK_LValueToRValue: {
+      Sub = Sub->IgnoreParens();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+        const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        if (!V)
+          return {};
+        if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+          const auto *Owner =
+              dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+          return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+        }
+        if (V->hasLocalStorage())
+          return V->getType()->isReferenceType()
+                     ? valueOf(V->getInit(), Fn)
+                     : varValue(V, Fn);
+        return {};
+      }
+      if (const VarDecl *Root = localAggregateRoot(Sub))
+        return varValue(Root, Fn);
+      return {};
+    }
+    default:
+      return valueOf(Sub, Fn);
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return objectOf(UO->getSubExpr(), Fn);
+    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_LNot)
+      return {};
+    return valueOf(UO->getSubExpr(), Fn);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return valueOf(BO->getRHS(), Fn);
+    if (BO->isComparisonOp() || BO->isLogicalOp())
+      return {};
+    // Pointer arithmetic keeps the pointer's object; integer arithmetic on
+    // addresses (descriptors, cvta results) keeps whatever either side holds.
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    if (L->getType()->isPointerType())
+      return valueOf(L, Fn);
+    if (R->getType()->isPointerType())
+      return valueOf(R, Fn);
+    AliasSet S = valueOf(L, Fn);
+    S.merge(valueOf(R, Fn));
+    return S;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    AliasSet S = valueOf(CO->getTrueExpr(), Fn);
+    S.merge(valueOf(CO->getFalseExpr(), Fn));
+    return S;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return callValue(Call, Fn);
+  if (isa<CXXThisExpr>(E)) {
+    AliasSet S;
+    MemRoot R;
+    R.Kind = MemRoot::This;
+    S.add(R);
+    return S;
+  }
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return valueOf(MTE->getSubExpr(), Fn);
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return valueOf(EWC->getSubExpr(), Fn);
+  if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
+    return valueOf(DAE->getExpr(), Fn);
+  return {};
+}
+
+namespace {
+/// Collects every value stored into local variables of one function body:
+/// initialisers, plain and compound assignments, and assignments to fields
+/// or elements of local aggregates.
+class AssignmentIndexer : public RecursiveASTVisitor<AssignmentIndexer> {
+public:
+  explicit AssignmentIndexer(
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 4>> &Out)
+      : Out(Out) {}
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasLocalStorage() && V->getInit())
+      Out[V].push_back(V->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = localAggregateRoot(BO->getLHS()))
+        Out[V].push_back(BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      if (const VarDecl *V = localAggregateRoot(OC->getArg(0)))
+        Out[V].push_back(OC->getArg(1));
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 4>> &Out;
+};
+} // namespace
+
+const llvm::SmallVector<const Expr *, 4> &
+MemoryModel::assignments(const VarDecl *V) {
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  if (DC && !AssignmentsIndexed.count(DC)) {
+    AssignmentsIndexed[DC] = true;
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+      if (Stmt *Body = FD->getBody())
+        AssignmentIndexer(Assigned).TraverseStmt(Body);
+  }
+  return Assigned[V];
+}
+
+AliasSet MemoryModel::varValue(const VarDecl *V, const FunctionDecl *Fn) {
+  auto Cached = VarValues.find(V);
+  if (Cached != VarValues.end())
+    return Cached->second;
+  if (InProgress.count(V))
+    return {};
+  InProgress[V] = true;
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(
+      V->getParentFunctionOrMethod());
+  AliasSet S;
+  // Copy: resolving a value may index another function and grow the map.
+  llvm::SmallVector<const Expr *, 4> Values = assignments(V);
+  for (const Expr *Value : Values)
+    S.merge(valueOf(Value, Owner ? Owner : Fn));
+  InProgress.erase(V);
+  VarValues[V] = S;
+  return S;
+}
+
+namespace {
+class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+public:
+  llvm::SmallVector<const Expr *, 2> Values;
+  bool VisitReturnStmt(ReturnStmt *R) {
+    if (R->getRetValue())
+      Values.push_back(R->getRetValue());
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+};
+} // namespace
+
+AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def)
+    return {};
+  auto Cached = Returns.find(Def);
+  if (Cached != Returns.end())
+    return Cached->second;
+  if (InProgress.count(Def))
+    return {};
+  InProgress[Def] = true;
+  ReturnCollector RC;
+  RC.TraverseStmt(Def->getBody());
+  bool ByRef = Def->getReturnType()->isReferenceType();
+  AliasSet S;
+  for (const Expr *V : RC.Values)
+    S.merge(ByRef ? objectOf(V, Def) : valueOf(V, Def));
+  InProgress.erase(Def);
+  Returns[Def] = S;
+  return S;
+}
+
+AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return {};
+  return substitute(returnOf(Callee), Call, Callee, Fn);
+}
+
+const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee,
+                                unsigned Param) {
+  // A member operator call passes the object as argument 0.
+  if (isa<CXXOperatorCallExpr>(Call))
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+      if (MD->isInstance())
+        ++Param;
+  return Param < Call->getNumArgs() ? Call->getArg(Param) : nullptr;
+}
+
+AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
+                                 const FunctionDecl *Callee,
+                                 const FunctionDecl *Caller) {
+  if (!S.hasParamOrThis())
+    return S;
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots()) {
+    if (R.Kind == MemRoot::Param) {
+      const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
+      Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
+    } else if (R.Kind == MemRoot::This) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        const Expr *Obj = MC->getImplicitObjectArgument();
+        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+        Out.merge(ME && ME->isArrow() ? valueOf(Obj, Caller)
+                                      : objectOf(Obj, Caller));
+      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+        Out.merge(objectOf(Call->getArg(0), Caller));
+      }
+    } else {
+      Out.add(R);
+    }
+  }
+  return Out;
+}
+
+AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor,
+                                 const FunctionDecl *Caller) {
+  if (!S.hasParamOrThis())
+    return S;
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots()) {
+    if (R.Kind == MemRoot::Param && R.ParamIndex < Ctor->getNumArgs()) {
+      const Expr *Arg = Ctor->getArg(R.ParamIndex);
+      Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
+    } else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This) {
+      Out.add(R);
+    }
+  }
+  return Out;
+}
+
+} // namespace proxyfence

@@ -1,0 +1,18 @@
+//===- Rules.cpp - the registry of proxy rules ----------------------------===//
+#include "proxyfence/Rules.h"
+
+namespace proxyfence {
+
+llvm::ArrayRef<const Rule *> proxyRules() {
+  static const Rule *const All[] = {&TmaStoreRule};
+  return All;
+}
+
+const Rule *findRule(llvm::StringRef Name) {
+  for (const Rule *R : proxyRules())
+    if (Name == R->Name)
+      return R;
+  return nullptr;
+}
+
+} // namespace proxyfence

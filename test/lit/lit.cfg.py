@@ -1,0 +1,51 @@
+# lit configuration for proxyfence's FileCheck tests.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "proxyfence"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.binary_root, "test", "lit-out")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.path.join(config.cuda_path, "bin"),
+     config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Colours and terminal detection must not change what FileCheck sees.
+config.environment["TERM"] = "dumb"
+
+config.substitutions.append(("%proxyfence", config.proxyfence))
+config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%examples", os.path.join(config.source_root, "examples")))
+# Compile a (fixed) file for Hopper with nvcc, the compiler of record.
+nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
+config.substitutions.append(
+    ("%nvcc-sm90a", nvcc + " -std=c++17 -gencode arch=compute_90a,code=sm_90a"))
+config.substitutions.append(
+    ("%nvcc-sm100a", nvcc + " -std=c++17 -gencode arch=compute_100a,code=sm_100a"))
+
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+else:
+    lit_config.note("nvcc not found at %s: tests that compile fixed output are UNSUPPORTED" % nvcc)
+
+
+def gpu_present():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if gpu_present():
+    config.available_features.add("gpu")
+else:
+    lit_config.note("no GPU present: tests marked 'REQUIRES: gpu' are reported UNSUPPORTED (skipped, not passed)")
