@@ -32,6 +32,8 @@ const char *asyncOpName(AsyncOp Op) {
     return "tcgen05.mma";
   case AsyncOp::Tcgen05Cp:
     return "tcgen05.cp";
+  case AsyncOp::TryCancel:
+    return "clusterlaunchcontrol.try_cancel";
   case AsyncOp::None:
     break;
   }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what proxyfence needs (Debian packages only) and builds it.
+# Usage: scripts/setup.sh [build-dir]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+
+PKGS=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
+      cmake ninja-build libgtest-dev python3)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDA_PATH:-}" ]; then
+  echo "setup: note: no CUDA at /usr/local/cuda; pass -DPF_CUDA_PATH=... or --cuda-path" >&2
+fi
+
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  ${CUDA_PATH:+-DPF_CUDA_PATH="$CUDA_PATH"} >/dev/null
+# Two jobs: the CI machine has 2 cores and clang's headers are heavy.
+ninja -C "$BUILD" -j "$(nproc)"
