@@ -84,7 +84,9 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
           Acc.Kind == EffectKind::GenericWrite ? "write" : "read";
       std::string Detail =
           Acc.What == "store" || Acc.What == "load" ? "" : " (" + Acc.What + ")";
-      note(Acc.Loc, "generic-proxy " + Kind + " to " + Acc.Mem.describe() +
+      note(Acc.Loc, "generic-proxy " + Kind +
+                        (Acc.Kind == EffectKind::GenericWrite ? " to " : " of ") +
+                        Acc.Mem.describe() +
                         " here" + Detail);
       if (Acc.Via)
         note(stmtLoc(SM, Acc.At), "inside '" + Acc.Via->getNameAsString() +

@@ -4,7 +4,8 @@
 namespace proxyfence {
 
 llvm::ArrayRef<const Rule *> proxyRules() {
-  static const Rule *const All[] = {&TmaStoreRule};
+  static const Rule *const All[] = {&TmaStoreRule, &MmaOperandRule,
+                                    &AsyncOverwriteRule};
   return All;
 }
 

@@ -35,6 +35,8 @@ const Rule *findRule(llvm::StringRef Name);
 
 // Defined one per file under rules/.
 extern const Rule TmaStoreRule;
+extern const Rule MmaOperandRule;
+extern const Rule AsyncOverwriteRule;
 
 } // namespace proxyfence
 
