@@ -3,9 +3,12 @@
 // proxy fence on an H200 (Hopper, sm_90a).
 //
 // 528 CTAs x 8 warps, 64 iterations per launch. In every iteration each warp
-// fills its own 2 KB chunk of dynamic shared memory with 16-byte st.shared.v4
-// stores (values depend on run, iteration, CTA, warp and position), does
-// __syncwarp(), and lane 0 immediately issues
+// fills its own 2 KB chunk of dynamic shared memory with 16-byte plain C++
+// uint4 stores (st.shared.v4; the values depend on run, iteration, CTA, warp
+// and position and cost a few integer ops, so the stores issue back to back),
+// each lane writing 4 consecutive pieces (64 contiguous bytes, so every store
+// instruction is a 16-way shared-memory bank conflict), does __syncwarp(), and
+// lane 0 immediately issues
 // cp.async.bulk.global.shared::cta.bulk_group of the chunk to a distinct
 // global slot, commits and waits (wait_group.read 0) before the chunk is
 // overwritten. The host checks every 16-byte piece of every chunk.
@@ -46,7 +49,7 @@ constexpr size_t PIECES = SLOTS * VECS;                     // 34.6 M 16-byte pi
 // (run, iteration, CTA, warp, piece), so a stale or unwritten piece never matches.
 __host__ __device__ inline uint4 expected(uint32_t run, uint32_t slot, uint32_t vec) {
   const uint32_t id = slot * VECS + vec;
-  return make_uint4(id, run, id * 2654435761u + run, ~id ^ (run << 20));
+  return make_uint4(id, id ^ (run * 0x9E3779B9u + 0x7F4A7C15u), id + (run * 0x85EBCA6Bu + 1u), ~id);
 }
 
 __global__ void __launch_bounds__(THREADS) warp_chunk_copy(uint4* __restrict__ out, uint32_t run) {
@@ -56,13 +59,18 @@ __global__ void __launch_bounds__(THREADS) warp_chunk_copy(uint4* __restrict__ o
 
   for (uint32_t it = 0; it < ITERS; ++it) {
     const uint32_t slot = (it * gridDim.x + blockIdx.x) * WARPS + warp;
-    // Each lane writes 4 of the 128 pieces with 16-byte generic-proxy stores.
+    // Each lane writes 4 consecutive pieces (64 bytes) of the 128 with 16-byte
+    // generic-proxy C++ stores (STS.128). Deliberate, to keep the race visible on
+    // an H200: the lane-major layout (lanes 2 apart hit the same banks, so every
+    // store is a 16-way bank conflict), cheap values, and C++ rather than
+    // inline-asm st.shared.v4 stores. With the interleaved layout
+    // (vec = lane + 32 * j) or with inline-asm stores, (almost) no stale piece
+    // showed up.
 #pragma unroll
     for (uint32_t j = 0; j < VECS / 32; ++j) {
-      const uint32_t vec = lane + 32 * j;
+      const uint32_t vec = 4 * lane + j;
       const uint4 v = expected(run, slot, vec);
-      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};"
-                   :: "r"(chunk + 16 * vec), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+      smem[warp * VECS + vec] = v;
     }
 
     // BUG: generic-proxy writes reach the bulk store with no fence.proxy.async
