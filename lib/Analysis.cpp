@@ -1,6 +1,6 @@
 //===- Analysis.cpp - proxy dataflow over clang's CFG ----------------------===//
 #include "proxyfence/Analysis.h"
-#include "proxyfence/Vocabulary.h"
+#include "proxyfence/Dataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -44,6 +44,10 @@ namespace {
 /// Index of the pending entry standing for "whatever the caller left
 /// unfenced" while a function is summarised.
 constexpr unsigned Incoming = ~0u;
+/// Pending entries from WaitTokenBase up stand for "after mbarrier wait K":
+/// async operations they meet are matched with other roles' arrives.
+constexpr unsigned WaitTokenBase = 1u << 30;
+bool isAccess(unsigned Access) { return Access < WaitTokenBase; }
 
 struct Pending {
   unsigned Access;
@@ -57,21 +61,6 @@ struct Pending {
 };
 using State = std::vector<Pending>; // sorted, unique
 
-void normalize(State &S) {
-  llvm::sort(S);
-  S.erase(std::unique(S.begin(), S.end()), S.end());
-}
-
-/// Merges \p From into \p Into; true when \p Into grew.
-bool join(State &Into, const State &From) {
-  size_t Before = Into.size();
-  State Out;
-  std::set_union(Into.begin(), Into.end(), From.begin(), From.end(),
-                 std::back_inserter(Out));
-  Into.swap(Out);
-  return Into.size() != Before;
-}
-
 void setHandoff(State &S, StmtRef At) {
   for (Pending &P : S)
     if (!P.Handoff)
@@ -79,16 +68,6 @@ void setHandoff(State &S, StmtRef At) {
   normalize(S);
 }
 
-std::string opcodeLabel(const ptx::Instruction &I) {
-  // "st.shared", "stmatrix", "atom.shared": enough to recognise the line.
-  std::string L = I.Parts.empty() ? I.Opcode : I.Parts[0];
-  for (size_t K = 1; K < I.Parts.size(); ++K)
-    if (llvm::StringRef(I.Parts[K]).starts_with("shared")) {
-      L += "." + I.Parts[K];
-      break;
-    }
-  return L;
-}
 } // namespace
 
 class Analyzer::FunctionRun {
@@ -97,294 +76,115 @@ public:
       : A(A), Fn(Fn), Out(Out) {}
 
   void run() {
-    CFG::BuildOptions BO;
-    BO.setAllAlwaysAdd();
-    BO.PruneTriviallyFalseEdges = true;
-    BO.AddInitializers = true;
-    std::unique_ptr<CFG> G =
-        CFG::buildCFG(Fn, Fn->getBody(), &A.Ctx, BO);
+    std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
     if (!G)
       return; // Out stays transparent: incoming survives, nothing exposed.
     ++A.Stats.Functions;
-
-    // Reverse post-order, so that loops reach their fixed point quickly.
-    std::vector<const CFGBlock *> Order;
-    std::vector<unsigned> Rank(G->getNumBlockIDs(), ~0u);
-    {
-      std::vector<bool> Seen(G->getNumBlockIDs());
-      std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>>
-          Stack;
-      Stack.push_back({&G->getEntry(), G->getEntry().succ_begin()});
-      Seen[G->getEntry().getBlockID()] = true;
-      while (!Stack.empty()) {
-        auto &[B, It] = Stack.back();
-        if (It == B->succ_end()) {
-          Order.push_back(B);
-          Stack.pop_back();
-          continue;
-        }
-        const CFGBlock *Succ = *It;
-        ++It;
-        if (Succ && !Seen[Succ->getBlockID()]) {
-          Seen[Succ->getBlockID()] = true;
-          Stack.push_back({Succ, Succ->succ_begin()});
-        }
-      }
-      std::reverse(Order.begin(), Order.end());
-      for (unsigned I = 0; I < Order.size(); ++I)
-        Rank[Order[I]->getBlockID()] = I;
-    }
-
-    std::vector<State> In(G->getNumBlockIDs());
-    std::vector<bool> Reached(G->getNumBlockIDs());
-    In[G->getEntry().getBlockID()] = {Pending{Incoming, {}}};
-    Reached[G->getEntry().getBlockID()] = true;
-    std::set<unsigned> Work; // ranks
-    Work.insert(Rank[G->getEntry().getBlockID()]);
-    while (!Work.empty()) {
-      const CFGBlock *B = Order[*Work.begin()];
-      Work.erase(Work.begin());
-      State S = In[B->getBlockID()];
-      for (const CFGElement &E : *B)
-        if (auto CS = E.getAs<CFGStmt>())
-          transfer(CS->getStmt(), S);
-      for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ || Rank[Succ->getBlockID()] == ~0u)
-          continue;
-        unsigned Id = Succ->getBlockID();
-        bool Changed = join(In[Id], S) || !Reached[Id];
-        Reached[Id] = true;
-        if (Changed)
-          Work.insert(Rank[Id]);
-      }
-    }
+    std::vector<State> In = solveForward(
+        *G, State{Pending{Incoming, {}}},
+        [&](const Stmt *S, State &St) { transfer(S, St); },
+        [](State &Into, const State &From) { return join(Into, From); });
 
     const State &Exit = In[G->getExit().getBlockID()];
     Out.IncomingSurvives = false;
+    std::set<unsigned> ExitWaits;
     for (const Pending &P : Exit) {
       if (P.Access == Incoming) {
         Out.IncomingSurvives = true;
         Out.IncomingCrossesBarrier |= bool(P.Handoff);
-      } else {
+      } else if (isAccess(P.Access)) {
         Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
+      } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
+        Out.ExitWaits.push_back(Waits[P.Access - WaitTokenBase]);
       }
     }
+    matchRoles();
   }
 
 private:
+  /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
+  /// an mbarrier; role B waits on the same mbarrier and issues the async op.
+  /// No single path holds both, so pair each arrive with each wait instead.
+  void matchRoles() {
+    std::set<std::pair<const Stmt *, const Stmt *>> Unmatched;
+    for (const ArriveRecord &R : ArriveRecs)
+      for (const auto &[K, Async] : WaitAsyncs) {
+        const Event &Wait = Waits[K];
+        if (R.Barrier.Mem.empty() || Wait.Mem.empty() ||
+            R.Barrier.Mem.isUnknown() || Wait.Mem.isUnknown()) {
+          Unmatched.insert({R.Barrier.At.S, Wait.At.S});
+          continue;
+        }
+        if (!R.Barrier.Mem.mayAlias(Wait.Mem))
+          continue;
+        const Event &Acc = Accesses[R.Access];
+        for (const Rule *Ru : A.Rules)
+          if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
+              Acc.Mem.mayAlias(Async.Mem))
+            A.addFinding(Finding{Ru, Acc, Async, R.Handoff});
+      }
+    A.Stats.UnmatchedSyncs += Unmatched.size();
+  }
+
+  /// Records the accesses pending at an mbarrier arrive.
+  void arrive(const Event &E, const State &St) {
+    for (const Pending &P : St) {
+      if (P.Access == Incoming) {
+        if (ExposedArrives.insert({E.At.S, E.Loc.getRawEncoding()}).second)
+          Out.Arrives.push_back(E);
+      } else if (isAccess(P.Access)) {
+        // The fence goes before the access's first hand-off, as on a single
+        // path: an earlier arrive (the consumer's "empty" arrive) already
+        // needs it, and a fence there covers this arrive too.
+        StmtRef Handoff = P.Handoff ? P.Handoff : E.At;
+        if (ArriveSeen
+                .insert({E.At.S, E.Loc.getRawEncoding(), P.Access, Handoff.S})
+                .second)
+          ArriveRecs.push_back({E, P.Access, Handoff});
+      }
+    }
+  }
+
+  void wait(const Event &E, State &St) {
+    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
+    auto It = WaitIndex.find(Key);
+    unsigned K;
+    if (It != WaitIndex.end()) {
+      K = It->second;
+    } else {
+      K = Waits.size();
+      Waits.push_back(E);
+      WaitIndex[Key] = K;
+    }
+    St.push_back(Pending{WaitTokenBase + K, {}});
+    normalize(St);
+  }
+
   void transfer(const Stmt *S, State &St) {
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
-      return asmStmt(Asm, St);
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      return call(Call, St);
-    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S))
-      return construct(Ctor, St);
-    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (!BO->isAssignmentOp())
-        return;
-      AliasSet M = A.Memory.objectOf(BO->getLHS(), Fn);
-      if (M.empty())
-        return;
-      if (BO->isCompoundAssignmentOp())
-        apply(cxxAccess(EffectKind::GenericRead, M, BO), St);
-      return apply(cxxAccess(EffectKind::GenericWrite, M, BO), St);
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (!UO->isIncrementDecrementOp())
-        return;
-      AliasSet M = A.Memory.objectOf(UO->getSubExpr(), Fn);
-      if (!M.empty())
-        apply(cxxAccess(EffectKind::GenericWrite, M, UO), St);
-      return;
-    }
-    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S)) {
-      if (IC->getCastKind() != CK_LValueToRValue)
-        return;
-      AliasSet M = A.Memory.objectOf(IC->getSubExpr(), Fn);
-      if (!M.empty())
-        apply(cxxAccess(EffectKind::GenericRead, M, IC), St);
-    }
+    if (auto C = A.Events.extract(
+            S, Fn, [&](const Event &E, unsigned Ordinal) { apply(E, St, Ordinal); }))
+      applySummary(A.analyze(C->Def), *C, St);
   }
 
-  Event cxxAccess(EffectKind K, AliasSet M, const Expr *E) {
-    Event Ev;
-    Ev.Kind = K;
-    Ev.Mem = std::move(M);
-    Ev.At = {E, Fn};
-    Ev.Loc = E->getBeginLoc();
-    Ev.What = K == EffectKind::GenericWrite ? "store" : "load";
-    return Ev;
-  }
-
-  /// The expression an asm operand reference (%N) stands for.
-  const Expr *asmOperandExpr(const GCCAsmStmt *Asm, int N) {
-    if (N < 0)
-      return nullptr;
-    unsigned U = N;
-    if (U < Asm->getNumOutputs())
-      return Asm->getOutputExpr(U);
-    U -= Asm->getNumOutputs();
-    return U < Asm->getNumInputs() ? Asm->getInputExpr(U) : nullptr;
-  }
-
-  void asmStmt(const GCCAsmStmt *Asm, State &St) {
-    std::vector<std::string> Names;
-    for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-      Names.push_back(Asm->getOutputName(I).str());
-    for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
-      Names.push_back(Asm->getInputName(I).str());
-    std::string Text = Asm->getAsmString();
-    ptx::Program P = ptx::parse(Text, Names);
-    if (Counted.insert(Asm).second) {
-      ++A.Stats.AsmStatements;
-      A.Stats.AsmInstructions += P.Instructions.size();
-    }
-
-    // PTX registers that hold an asm operand's address inside the text
-    // (`cvta.to.shared.u32 r, %0;` then `st.shared [r]`).
-    std::map<std::string, int> RegAlias;
-    unsigned Ordinal = 0;
-    for (const ptx::Instruction &I : P.Instructions) {
-      if (!I.Parts.empty() && I.Operands.size() >= 2 &&
-          (I.Parts[0] == "mov" || I.Parts[0] == "cvta" || I.Parts[0] == "add" ||
-           I.Parts[0] == "cvt" || I.Parts[0] == "mapa" || I.Parts[0] == "or")) {
-        int Src = -1;
-        for (size_t K = 1; K < I.Operands.size() && Src < 0; ++K) {
-          Src = I.Operands[K].AsmOperand;
-          if (Src < 0) {
-            auto It = RegAlias.find(I.Operands[K].Text);
-            if (It != RegAlias.end())
-              Src = It->second;
-          }
-        }
-        if (Src >= 0)
-          RegAlias[I.Operands[0].Text] = Src;
-      }
-      for (const ptx::Effect &Eff : ptx::classify(I)) {
-        Event Ev;
-        Ev.Kind = Eff.Kind;
-        Ev.Op = Eff.Op;
-        Ev.Scope = Eff.Scope;
-        Ev.Space = Eff.Space;
-        Ev.ArriveOnly = Eff.ArriveOnly;
-        Ev.Relaxed = Eff.Relaxed;
-        Ev.CrossCta = Eff.CrossCta;
-        Ev.At = {Asm, Fn};
-        Ev.Loc = Asm->getBeginLoc();
-        Ev.What = Eff.Op == AsyncOp::None ? opcodeLabel(I)
-                                          : std::string(asyncOpName(Eff.Op));
-        if (Eff.MemOperand >= 0 &&
-            size_t(Eff.MemOperand) < I.Operands.size()) {
-          const ptx::Operand &Op = I.Operands[Eff.MemOperand];
-          int N = Op.AsmOperand;
-          if (N < 0) {
-            // `[r]` or `[r+16]`: look through the register name.
-            std::string Base = Op.Text;
-            Base.erase(std::remove_if(Base.begin(), Base.end(),
-                                      [](char C) { return C == '[' || C == ']'; }),
-                       Base.end());
-            Base = Base.substr(0, Base.find_first_of("+ "));
-            auto It = RegAlias.find(Base);
-            if (It != RegAlias.end())
-              N = It->second;
-          }
-          if (const Expr *E = asmOperandExpr(Asm, N))
-            Ev.Mem = A.Memory.valueOf(E, Fn);
-          if (Ev.Mem.empty()) {
-            // A generic-address st/ld may not touch shared memory at all; an
-            // explicitly shared or async operand does, somewhere.
-            if (Eff.GenericAddress)
-              continue;
-            Ev.Mem = AliasSet::unknown();
-          }
-        }
-        apply(Ev, St, Ordinal++);
-      }
-    }
-  }
-
-  void call(const CallExpr *Call, State &St) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      return;
-    const FunctionDecl *Def = nullptr;
-    if (Callee->hasBody(Def) && Def && Def->getBody())
-      return applySummary(A.analyze(Def), Call, Callee, St,
-                          [&](const AliasSet &M) {
-                            return A.Memory.substitute(M, Call, Callee, Fn);
-                          });
-    llvm::ArrayRef<ptx::Effect> Effects =
-        bodilessEffects(Callee->getQualifiedNameAsString());
-    if (Effects.empty())
-      Effects = bodilessEffects(Callee->getName());
-    unsigned Ordinal = 0;
-    for (const ptx::Effect &Eff : Effects) {
-      Event Ev;
-      Ev.Kind = Eff.Kind;
-      Ev.Op = Eff.Op;
-      Ev.Scope = Eff.Scope;
-      Ev.Space = Eff.Space;
-      Ev.ArriveOnly = Eff.ArriveOnly;
-      Ev.Relaxed = Eff.Relaxed;
-      Ev.CrossCta = Eff.CrossCta;
-      Ev.At = {Call, Fn};
-      Ev.Loc = Call->getBeginLoc();
-      Ev.What = Callee->getNameAsString();
-      if (Eff.MemOperand >= 0) {
-        if (unsigned(Eff.MemOperand) < Call->getNumArgs())
-          Ev.Mem = A.Memory.valueOf(Call->getArg(Eff.MemOperand), Fn);
-        if (Ev.Mem.empty()) {
-          if (Eff.GenericAddress)
-            continue;
-          Ev.Mem = AliasSet::unknown();
-        }
-      }
-      apply(Ev, St, Ordinal++);
-    }
-  }
-
-  void construct(const CXXConstructExpr *Ctor, State &St) {
-    const CXXConstructorDecl *CD = Ctor->getConstructor();
-    const FunctionDecl *Def = nullptr;
-    if (!CD || !CD->hasBody(Def) || !Def)
-      return;
-    applySummary(A.analyze(Def), Ctor, CD, St, [&](const AliasSet &M) {
-      return A.Memory.substitute(M, Ctor, Fn);
-    });
-  }
-
-  template <typename SubstFn>
-  void applySummary(const Summary &Sm, const Expr *Site,
-                    const FunctionDecl *Callee, State &St, SubstFn Subst) {
-    StmtRef Here{Site, Fn};
-    // A compiler-generated member (a struct's copy assignment) is the
-    // statement itself to the user: report it at the call, not inside.
-    bool Implicit = Callee->isImplicit() || Callee->isDefaulted();
-    auto lift = [&](const Event &Inner) {
-      Event E = Inner;
-      E.Mem = Subst(Inner.Mem);
-      E.At = Here;
-      if (Implicit) {
-        E.Loc = Site->getBeginLoc();
-        E.Via = Inner.Via;
-      } else if (!E.Via) {
-        E.Via = Callee;
-      }
-      return E;
-    };
+  void applySummary(const Summary &Sm, const CallSite &C, State &St) {
+    StmtRef Here{C.Site, Fn};
+    auto lift = [&](const Event &Inner) { return A.Events.lift(Inner, C, Fn); };
     // 1. Async operations the callee issues before any fence of its own.
-    for (const Summary::ExposedAsync &U : Sm.UpwardAsync) {
+    for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
+      const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
       Event E = lift(U.E);
       if (E.Mem.empty())
         E.Mem = AliasSet::unknown();
       if (U.AfterBarrier) {
         State Tmp = St;
         setHandoff(Tmp, Here);
-        checkAsync(E, Tmp);
+        checkAsync(E, Tmp, I);
       } else {
-        checkAsync(E, St);
+        checkAsync(E, St, I);
       }
     }
+    for (const Event &Arr : Sm.Arrives)
+      arrive(lift(Arr), St);
     // 2. The callee's fences and barriers act on what is pending here.
     if (!Sm.IncomingSurvives)
       St.clear();
@@ -398,6 +198,8 @@ private:
         continue;
       St.push_back(Pending{accessIndex(E, Ordinal++), D.Handoff});
     }
+    for (const Event &W : Sm.ExitWaits)
+      wait(lift(W), St);
     normalize(St);
   }
 
@@ -425,7 +227,14 @@ private:
       return;
     case EffectKind::AsyncRead:
     case EffectKind::AsyncWrite:
-      checkAsync(E, St);
+      checkAsync(E, St, Ordinal);
+      return;
+    case EffectKind::MbarrierArrive:
+      arrive(E, St);
+      setHandoff(St, E.At);
+      return;
+    case EffectKind::MbarrierWait:
+      wait(E, St);
       return;
     default:
       if (isHandoff(E))
@@ -434,13 +243,22 @@ private:
     }
   }
 
-  void checkAsync(const Event &E, const State &St) {
+  /// \p Ordinal tells apart the async effects of one statement (wgmma's A
+  /// and B descriptors are two reads of possibly different memory).
+  void checkAsync(const Event &E, const State &St, unsigned Ordinal) {
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
-        auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
+        auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), Ordinal,
                                    bool(P.Handoff));
         if (Exposed.insert(Key).second)
           Out.UpwardAsync.push_back({E, bool(P.Handoff)});
+        continue;
+      }
+      if (!isAccess(P.Access)) {
+        unsigned K = P.Access - WaitTokenBase;
+        if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
+                .second)
+          WaitAsyncs.push_back({K, E});
         continue;
       }
       const Event &Acc = Accesses[P.Access];
@@ -456,12 +274,26 @@ private:
   Summary &Out;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
-  std::set<std::tuple<const Stmt *, unsigned, bool>> Exposed;
-  std::set<const Stmt *> Counted;
+  std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
+  struct ArriveRecord {
+    Event Barrier; // the arrive, its Mem the mbarrier
+    unsigned Access;
+    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
+  };
+  std::vector<ArriveRecord> ArriveRecs;
+  std::set<std::tuple<const Stmt *, unsigned, unsigned, const Stmt *>>
+      ArriveSeen;
+  std::set<std::pair<const Stmt *, unsigned>> ExposedArrives;
+  std::vector<Event> Waits;
+  std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
+  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
+  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
+      WaitAsyncSeen;
 };
 
 Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
-    : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx) {}
+    : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx),
+      Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {}
 Analyzer::~Analyzer() = default;
 
 const Summary &Analyzer::analyze(const FunctionDecl *Fn) {

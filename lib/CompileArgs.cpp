@@ -192,11 +192,96 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   llvm::sys::path::append(Cccl, "include", "cccl");
   Out.push_back("-isystem");
   Out.push_back(std::string(Cccl));
+  // Cooperative groups offer this_cluster() only to nvcc unless told that
+  // the cluster intrinsics exist, which clang's CUDA headers define.
+  Out.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
   Out.push_back("-ferror-limit=0");
+  // Front-end errors are summarised by the driver; no "N errors generated".
+  Out.push_back("-fno-caret-diagnostics");
   Out.push_back("-fsyntax-only");
   Out.push_back("-x");
   Out.push_back("cuda");
   Out.push_back(File.str());
+  return Out;
+}
+
+std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
+                                        StringRef File,
+                                        const DeviceOptions &Opts,
+                                        StringRef Output) {
+  llvm::SmallString<256> Nvcc(Opts.CudaPath);
+  llvm::sys::path::append(Nvcc, "bin", "nvcc");
+  std::vector<std::string> Out{std::string(Nvcc)};
+  // deviceCommand has already translated nvcc's spellings and dropped what
+  // is not a preprocessor or language flag; keep those nvcc understands.
+  std::vector<std::string> Dev = deviceCommand(Cmd, File, Opts);
+  llvm::SmallString<256> Cccl(Opts.CudaPath); // nvcc adds it by itself
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  std::string WorkDir;
+  auto PathArg = [&](StringRef P) {
+    if (WorkDir.empty() || P.empty() || llvm::sys::path::is_absolute(P))
+      return P.str();
+    llvm::SmallString<256> A(WorkDir);
+    llvm::sys::path::append(A, P);
+    return std::string(A);
+  };
+  for (size_t I = 1; I + 1 < Dev.size(); ++I) {
+    StringRef A = Dev[I];
+    if (A.consume_front("-working-directory=")) {
+      WorkDir = A.str();
+      continue;
+    }
+    if (A == "-Xclang" || A == "-mllvm" || A == "-x") {
+      ++I; // their value is not one of ours
+      continue;
+    }
+    bool Taken = false;
+    for (StringRef Flag : {"-isystem", "-include", "-I"}) { // paths
+      if (!A.starts_with(Flag))
+        continue;
+      StringRef Value = A.substr(Flag.size());
+      if (Value.empty() && I + 1 < Dev.size())
+        Value = Dev[++I];
+      if (Flag == "-isystem" && Value == Cccl)
+        break;
+      Out.push_back(Flag.str());
+      Out.push_back(PathArg(Value));
+      Taken = true;
+      break;
+    }
+    if (Taken)
+      continue;
+    if (A == "-D" || A == "-U") {
+      Out.push_back(A.str());
+      if (++I < Dev.size())
+        Out.push_back(Dev[I]);
+    } else if (A.starts_with("-D") || A.starts_with("-U")) {
+      Out.push_back(A.str());
+    } else if (A.consume_front("-std=")) {
+      A.consume_front("gnu"); // nvcc knows c++17, not gnu++17
+      Out.push_back(("-std=" + (A.starts_with("++") ? "c" + A : A)).str());
+    }
+  }
+  for (size_t I = 1; I < Cmd.size(); ++I) {
+    StringRef A = Cmd[I];
+    if (A == "--expt-relaxed-constexpr" || A == "-expt-relaxed-constexpr")
+      Out.push_back("--expt-relaxed-constexpr");
+    else if (A == "--expt-extended-lambda" || A == "-expt-extended-lambda" ||
+             A == "--extended-lambda" || A == "-extended-lambda")
+      Out.push_back("--extended-lambda");
+    else if (A == "-rdc=true" || A == "--relocatable-device-code=true" ||
+             A == "-dc" || A == "--device-c" ||
+             ((A == "-rdc" || A == "--relocatable-device-code") &&
+              I + 1 < Cmd.size() && Cmd[I + 1] == "true"))
+      Out.push_back("-rdc=true");
+  }
+  std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
+  if (Arch.empty() || !isKnownArch(Arch))
+    Arch = "sm_90a";
+  Out.insert(Out.end(),
+             {"-ptx", "-lineinfo", "-gencode",
+              "arch=compute_" + Arch.substr(3) + ",code=" + Arch, "-o",
+              Output.str(), "-x", "cu", File.str()});
   return Out;
 }
 

@@ -2,6 +2,7 @@
 #include "proxyfence/Driver.h"
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
+#include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTConsumer.h"
@@ -16,6 +17,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <set>
+#include <tuple>
 
 using namespace clang;
 
@@ -71,7 +75,31 @@ struct FileResult {
   std::map<std::string, tooling::Replacements> Edits;
   std::map<std::string, std::string> Originals; // text analysed, per file
   std::vector<tooling::Diagnostic> Diags;
+  /// Keys (findingKey) of the findings reported for this file.
+  std::vector<std::string> Keys;
+  std::vector<VerifySite> Sites; // the findings, for --verify
 };
+
+/// Identifies a finding by where its statements are written (expansion and
+/// spelling locations), so that the copies produced by each instantiation of
+/// a template, or by each input that includes the same header, are reported
+/// and fixed once.
+static std::string placeKey(const SourceManager &SM, SourceLocation L) {
+  if (L.isInvalid())
+    return std::string("-");
+  SourceLocation E = SM.getExpansionLoc(L), S = SM.getSpellingLoc(L);
+  return (SM.getFilename(E) + ":" + llvm::Twine(SM.getFileOffset(E)) + "/" +
+          SM.getFilename(S) + ":" + llvm::Twine(SM.getFileOffset(S)))
+      .str();
+}
+
+std::string findingKey(const SourceManager &SM, const Finding &F) {
+  auto loc = [&SM](SourceLocation L) { return placeKey(SM, L); };
+  return std::string(F.R->Name) + "|" + loc(F.Async.At.S->getBeginLoc()) +
+         "|" + loc(F.Async.Loc) + "|" + loc(F.Access.At.S->getBeginLoc()) +
+         "|" + loc(F.Access.Loc) + "|" + std::to_string(int(F.Access.Kind)) +
+         "|" + (F.Handoff ? loc(F.Handoff.S->getBeginLoc()) : "-");
+}
 
 /// Functions whose findings are reported: device code in the main file or
 /// in project headers (never system or CUDA headers).
@@ -104,9 +132,19 @@ private:
   std::function<bool(SourceLocation)> Editable;
 };
 
+/// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
+std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
+  return std::string(MbarrierInitRule.Name) + "|" +
+         std::to_string(int(F.Kind)) + "|" +
+         placeKey(SM, F.Init.At.S->getBeginLoc()) + "|" +
+         placeKey(SM, F.Init.Loc);
+}
+
 class AnalysisConsumer : public ASTConsumer {
 public:
-  AnalysisConsumer(const DriverOptions &Opts, FileResult &R) : Opts(Opts), R(R) {}
+  AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
+                   const std::set<std::string> &Reported)
+      : Opts(Opts), R(R), Reported(Reported) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     R.Ran = true;
@@ -143,9 +181,18 @@ public:
     R.Stats = A.stats();
 
     std::vector<Finding> Findings;
-    for (const Finding &F : A.findings())
-      if (Editable(F.Async.At.S->getBeginLoc()))
-        Findings.push_back(F);
+    std::set<std::string> Keys;
+    for (const Finding &F : A.findings()) {
+      if (!Editable(F.Async.At.S->getBeginLoc()))
+        continue;
+      // Once per place in the source: not again for another instantiation,
+      // nor for a header an earlier input already reported.
+      std::string K = findingKey(SM, F);
+      if (Reported.count(K) || !Keys.insert(K).second)
+        continue;
+      R.Keys.push_back(K);
+      Findings.push_back(F);
+    }
     auto Key = [&SM](const Finding &F) {
       return std::make_tuple(
           SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
@@ -156,15 +203,52 @@ public:
                        return Key(X) < Key(Y);
                      });
 
+    // proxyfence-mbarrier-init: its own dataflow over the same events.
+    MbarrierAnalyzer M(Ctx, A.events(), Opts.RequireInitProxyFence);
+    std::vector<InitFinding> InitFindings;
+    if (!llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name)) {
+      for (const FunctionDecl *FD : RC.Roots)
+        M.analyze(FD);
+      for (const InitFinding &F : M.findings()) {
+        if (!Editable(F.Init.At.S->getBeginLoc()))
+          continue;
+        std::string K = initFindingKey(SM, F);
+        if (Reported.count(K) || !Keys.insert(K).second)
+          continue;
+        R.Keys.push_back(K);
+        InitFindings.push_back(F);
+      }
+      std::stable_sort(InitFindings.begin(), InitFindings.end(),
+                       [&SM](const InitFinding &X, const InitFinding &Y) {
+                         auto Off = [&SM](const InitFinding &F) {
+                           return SM.getFileOffset(SM.getExpansionLoc(
+                               F.Init.At.S->getBeginLoc()));
+                         };
+                         return Off(X) < Off(Y);
+                       });
+    }
+
     FixPlanner Planner(Ctx, Opts.Style, Editable);
     std::vector<PlannedFix> Fixes = Planner.plan(Findings);
+    std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
+    for (size_t I = 0; I < Findings.size(); ++I)
+      R.Sites.push_back(makeVerifySite(SM, Findings[I], Fixes[I].Ok));
+    for (size_t I = 0; I < InitFindings.size(); ++I)
+      addInitVerifySites(R.Sites, SM, InitFindings[I], InitFixes[I].Ok);
     llvm::raw_string_ostream OS(R.Report);
     R.Diags = reportFindings(Ctx, Findings, Fixes, Planner, OS,
                              llvm::outs().has_colors());
+    for (tooling::Diagnostic &D :
+         reportInitFindings(Ctx, InitFindings, InitFixes, Planner, OS,
+                            llvm::outs().has_colors()))
+      R.Diags.push_back(std::move(D));
     // Findings are counted as reported: one per warning.
     R.Findings = R.Diags.size();
     for (const tooling::Diagnostic &D : R.Diags)
       R.Unfixable += D.Message.Fix.empty();
+    // All edits at once: insertions at one point are joined in order.
+    for (const InitFix &F : InitFixes)
+      Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
     Planner.addReplacements(Fixes, R.Edits);
     for (const auto &[Path, Repls] : R.Edits) {
       (void)Repls;
@@ -177,19 +261,23 @@ public:
 private:
   const DriverOptions &Opts;
   FileResult &R;
+  const std::set<std::string> &Reported;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
-  AnalysisAction(const DriverOptions &Opts, FileResult &R) : Opts(Opts), R(R) {}
+  AnalysisAction(const DriverOptions &Opts, FileResult &R,
+                 const std::set<std::string> &Reported)
+      : Opts(Opts), R(R), Reported(Reported) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(Opts, R);
+    return std::make_unique<AnalysisConsumer>(Opts, R, Reported);
   }
 
 private:
   const DriverOptions &Opts;
   FileResult &R;
+  const std::set<std::string> &Reported;
 };
 
 std::string absolute(llvm::StringRef P) {
@@ -206,6 +294,9 @@ std::string checkInputFile(llvm::StringRef Path) {
     return "cannot read '" + Path.str() + "': " + EC.message();
   if (llvm::sys::fs::is_directory(St))
     return "'" + Path.str() + "' is a directory, not a source file";
+  // A FIFO or a device would block the front end or read as nothing.
+  if (!llvm::sys::fs::is_regular_file(St))
+    return "'" + Path.str() + "' is not a regular file";
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return "cannot read '" + Path.str() + "': " + Buf.getError().message();
@@ -271,7 +362,8 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
 static bool analyseFile(const DriverOptions &Opts,
                         const std::vector<std::string> &Cmd,
                         llvm::StringRef File, const std::string *Patched,
-                        FileResult &R, FrontEndErrors &Errors) {
+                        const std::set<std::string> &Reported, FileResult &R,
+                        FrontEndErrors &Errors) {
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   if (Patched) {
@@ -281,8 +373,13 @@ static bool analyseFile(const DriverOptions &Opts,
   }
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
                                                       Overlay);
-  tooling::ToolInvocation Inv(deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath}),
-                              std::make_unique<AnalysisAction>(Opts, R),
+  std::vector<std::string> Args =
+      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath});
+  // Front-end errors are collected, not printed: without this the compiler
+  // would still print its own "N errors generated" line.
+  Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
+  tooling::ToolInvocation Inv(Args,
+                              std::make_unique<AnalysisAction>(Opts, R, Reported),
                               Files.get());
   Inv.setDiagnosticConsumer(&Errors);
   Inv.run();
@@ -299,6 +396,7 @@ static void unpatchOffsets(FileResult &R, llvm::StringRef File,
       N += I < Off;
     return Off - N;
   };
+  shiftSites(R.Sites, File, Shift);
   auto It = R.Edits.find(File.str());
   if (It == R.Edits.end())
     return;
@@ -343,9 +441,13 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   if (!Opts.BuildPath.empty()) {
     std::string Msg;
     DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
-    if (!DB)
+    if (!DB) {
+      // One line: the loaders' reasons come one per line.
+      std::string Why = llvm::StringRef(Msg).trim().str();
+      std::replace(Why.begin(), Why.end(), '\n', ' ');
       return fail("cannot load a compilation database from '" +
-                  Opts.BuildPath + "': " + llvm::StringRef(Msg).trim().str());
+                  Opts.BuildPath + "': " + Why);
+    }
   }
 
   // Every input is checked before anything is analysed or written.
@@ -358,6 +460,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     std::vector<std::string> Cmd{"clang++"};
     if (DB) {
       std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(Abs);
+      // A command guessed from another file's (clang's interpolation for
+      // files the database does not list) is not the file's own.
+      llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
+        return !C.Heuristic.empty();
+      });
       if (CCs.empty())
         return fail("'" + F + "' is not in the compilation database in '" +
                     Opts.BuildPath + "'");
@@ -370,7 +477,18 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Jobs.push_back({Abs, Cmd});
   }
 
+  if (Opts.PrintCommands) {
+    // The exact front-end command, for reproducing a parse (and bench/).
+    for (const auto &[File, Cmd] : Jobs) {
+      for (const std::string &A : deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath}))
+        Out << llvm::sys::path::convert_to_slash(A) << '\0';
+      Out << '\n';
+    }
+    return ExitClean;
+  }
+
   std::vector<FileResult> Results(Jobs.size());
+  std::set<std::string> Reported; // findingKey of what earlier files reported
   unsigned InputErrors = 0, Degraded = 0;
   std::vector<std::string> DegradedFiles;
   for (size_t I = 0; I < Jobs.size(); ++I) {
@@ -378,7 +496,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     FileResult &R = Results[I];
     R.File = File;
     FrontEndErrors Errors;
-    bool Ran = analyseFile(Opts, Cmd, File, nullptr, R, Errors);
+    bool Ran = analyseFile(Opts, Cmd, File, nullptr, Reported, R, Errors);
     if (Ran && !Errors.AsmEscapes.empty()) {
       // clang rejects `%laneid` where nvcc accepts it; double the escapes and
       // analyse again so those asm statements are still read.
@@ -404,7 +522,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         Second.File = File;
         FrontEndErrors Ignored;
         if (!Inserted.empty() &&
-            analyseFile(Opts, Cmd, File, &Patched, Second, Ignored)) {
+            analyseFile(Opts, Cmd, File, &Patched, Reported, Second, Ignored)) {
           unpatchOffsets(Second, File, Inserted);
           // Edits must apply to the text on disk, not the patched one.
           Second.Originals[File] = Text;
@@ -419,6 +537,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       ++InputErrors;
       continue;
     }
+    Reported.insert(R.Keys.begin(), R.Keys.end());
     Out << R.Report;
     if (Errors.Count) {
       ++Degraded;
@@ -427,6 +546,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           << "this file (" << Errors.Count << " error"
           << (Errors.Count == 1 ? "" : "s") << "; first: " << Errors.First
           << "); findings cover what could be analysed [proxyfence]\n";
+      if (Opts.Strict)
+        Err << "proxyfence: error: '" << Opts.Files[I]
+            << "' has front-end errors (first: " << Errors.First
+            << ") and --strict is set\n";
     }
   }
   Out.flush();
@@ -435,22 +558,48 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     return ExitInputError; // nothing is written after an input error
 
   unsigned Findings = 0, Remaining = 0, Fixed = 0;
+  bool VerifyFailed = false;
   tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
   // Merge the edits of every file (a header fixed from two files once).
   std::map<std::string, tooling::Replacements> Edits;
   std::map<std::string, std::string> Originals;
+  // clang-apply-replacements applies every replacement of every diagnostic
+  // of a translation unit, and two equal insertions at one offset add the
+  // text twice: a fence point (or an include) shared by several findings is
+  // exported with the first of them only.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
   for (FileResult &R : Results) {
     Findings += R.Findings;
-    for (auto &D : R.Diags)
-      TUD.Diagnostics.push_back(D);
+    for (tooling::Diagnostic D : R.Diags) {
+      std::vector<std::string> Emptied;
+      for (auto &[Path, Repls] : D.Message.Fix) {
+        tooling::Replacements Kept;
+        for (const tooling::Replacement &Rep : Repls)
+          if (Exported
+                  .insert({Rep.getFilePath().str(), Rep.getOffset(),
+                           Rep.getLength(), Rep.getReplacementText().str()})
+                  .second)
+            llvm::consumeError(Kept.add(Rep));
+        if (Kept.empty())
+          Emptied.push_back(Path.str());
+        Repls = std::move(Kept);
+      }
+      for (const std::string &Path : Emptied)
+        D.Message.Fix.erase(Path);
+      TUD.Diagnostics.push_back(std::move(D));
+    }
     for (auto &[Path, Repls] : R.Edits)
-      for (const tooling::Replacement &Rep : Repls)
+      for (const tooling::Replacement &Rep : Repls) {
+        // The same edit planned from two inputs (a header): apply it once.
+        if (llvm::is_contained(Edits[Path], Rep))
+          continue;
         if (llvm::Error E = Edits[Path].add(Rep)) {
           llvm::consumeError(std::move(E));
           Err << "proxyfence: warning: conflicting fixes in '" << Path
               << "'; one was dropped\n";
         }
+      }
     for (auto &[Path, Text] : R.Originals)
       Originals.emplace(Path, Text);
   }
@@ -493,6 +642,28 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       else
         Remaining += FixedHere;
     }
+    if (Opts.Verify.Enabled) {
+      std::vector<VerifyUnit> Units;
+      for (size_t I = 0; I < Results.size(); ++I) {
+        VerifyUnit U;
+        U.File = Results[I].File;
+        U.Name = Opts.Files[I];
+        U.Command = Jobs[I].second;
+        U.Sites = Results[I].Sites;
+        // What was written to each file, so that a rollback restores it.
+        for (const auto &[Path, Repls] : Results[I].Edits)
+          if (!Failed.count(Path) && Originals.count(Path)) {
+            U.Originals[Path] = Originals[Path];
+            U.Edits[Path] = Edits[Path];
+          }
+        Units.push_back(std::move(U));
+      }
+      VerifyTotals T = verifyFixes(Units, Opts, Out, Err);
+      T.RolledBack = std::min(T.RolledBack, Fixed);
+      Fixed -= T.RolledBack;
+      Remaining += T.RolledBack;
+      VerifyFailed = T.Failed;
+    }
   }
 
   if (!Opts.Quiet) {
@@ -508,7 +679,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Err << "\n";
     }
   }
-  return Remaining ? ExitFindings : ExitClean;
+  return Remaining || VerifyFailed ? ExitFindings : ExitClean;
 }
 
 } // namespace proxyfence

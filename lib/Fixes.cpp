@@ -5,6 +5,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -26,7 +27,31 @@ FixPlanner::FixPlanner(ASTContext &Ctx, FenceStyle Style,
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Style(Style),
       Editable(std::move(Editable)) {}
 
-std::string FixPlanner::fenceText(FenceStyle S) const {
+std::string FixPlanner::fenceText(FenceStyle S, FixKind K) const {
+  switch (K) {
+  case FixKind::CtaBarrier:
+    return "__syncthreads();";
+  case FixKind::InitFence:
+    // libcu++'s experimental namespace has no init fence: raw PTX there.
+    if (S == FenceStyle::CudaPtx)
+      return "cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, "
+             "cuda::ptx::scope_cluster);";
+    if (S == FenceStyle::Cutlass)
+      return "cutlass::arch::fence_barrier_init();";
+    return "asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: "
+           "\"memory\");";
+  case FixKind::ClusterBarrier:
+    if (S == FenceStyle::CudaPtx)
+      return "cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);\n"
+             "cuda::ptx::barrier_cluster_wait();";
+    if (S == FenceStyle::Cutlass)
+      return "cute::cluster_arrive_relaxed();\ncute::cluster_wait();";
+    return "asm volatile(\"barrier.cluster.arrive.relaxed.aligned;\" ::: "
+           "\"memory\");\n"
+           "asm volatile(\"barrier.cluster.wait.aligned;\" ::: \"memory\");";
+  case FixKind::ProxyFence:
+    break;
+  }
   switch (S) {
   case FenceStyle::CudaPtx:
     return "cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);";
@@ -172,21 +197,17 @@ std::vector<PlannedFix> FixPlanner::plan(const std::vector<Finding> &Findings) {
 
     SourceLocation Loc = Point->getBeginLoc();
     std::string Reason;
-    if (Loc.isMacroID()) {
-      // A statement that is one whole macro use can be preceded by the fence;
-      // anything inside a macro body cannot be edited.
-      SourceLocation Exp;
-      if (!NeedsBraces &&
-          Lexer::isAtStartOfMacroExpansion(Loc, SM, Ctx.getLangOpts(), &Exp) &&
-          Exp.isFileID() &&
-          Lexer::isAtEndOfMacroExpansion(
-              Point->getEndLoc(), SM, Ctx.getLangOpts()))
-        Loc = Exp;
-      else
-        Reason = "the fence point is inside a macro expansion";
+    // `store(tmap, fill(tile))`: a fence before the statement would precede
+    // the write too, and there is no point between them to put it.
+    for (size_t I : Members) {
+      const Event &Acc = Findings[I].Access;
+      if (Acc.At.Fn == Fn && isInside(Acc.At.S, Point, PM))
+        Reason = "the generic-proxy access is part of the statement the fence "
+                 "would precede";
     }
-    if (Reason.empty() && !Editable(Loc))
-      Reason = "the fence point is in a system or third-party header";
+    if (Reason.empty())
+      if (auto Start = editableStart(Loc, Point->getEndLoc(), Reason))
+        Loc = *Start;
     for (size_t I : Members) {
       PlannedFix &P = Out[I];
       if (!Reason.empty()) {
@@ -199,9 +220,82 @@ std::vector<PlannedFix> FixPlanner::plan(const std::vector<Finding> &Findings) {
       P.NeedsBraces = NeedsBraces;
       P.Hoisted = Hoisted;
       P.FenceText = fenceText(styleAt(Loc));
+      if (auto Inc = includeFor(styleAt(Loc)))
+        P.Includes.push_back(*Inc);
     }
   }
   return Out;
+}
+
+std::optional<SourceLocation>
+FixPlanner::editableStart(SourceLocation Loc, SourceLocation End,
+                          std::string &Reason) {
+  if (Loc.isMacroID()) {
+    // A statement that is one whole macro use can be preceded by the fence
+    // (and wrapped in braces with it); anything inside a macro body cannot
+    // be edited.
+    SourceLocation Exp;
+    if (!Lexer::isAtStartOfMacroExpansion(Loc, SM, Ctx.getLangOpts(), &Exp) ||
+        !Exp.isFileID() ||
+        !Lexer::isAtEndOfMacroExpansion(End, SM, Ctx.getLangOpts())) {
+      Reason = "the fence point is inside a macro expansion";
+      return std::nullopt;
+    }
+    Loc = Exp;
+  }
+  if (!Editable(Loc)) {
+    Reason = "the fence point is in a system or third-party header";
+    return std::nullopt;
+  }
+  return Loc;
+}
+
+unsigned FixPlanner::endOffset(const Stmt *S) {
+  // The last token of the statement in the file: for a statement that is one
+  // whole macro use, the end of the use, not of the macro name.
+  SourceLocation End =
+      Lexer::getLocForEndOfToken(SM.getExpansionRange(S->getEndLoc()).getEnd(),
+                                 0, SM, Ctx.getLangOpts());
+  unsigned Off = SM.getFileOffset(End);
+  // An expression statement's ';' is not part of its range.
+  llvm::StringRef Text = SM.getBufferData(SM.getFileID(End));
+  size_t Semi = Text.find_first_not_of(" \t", Off);
+  if (Semi != llvm::StringRef::npos && Text[Semi] == ';')
+    Off = Semi + 1;
+  return Off;
+}
+
+PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+  PlannedFix P;
+  const Stmt *Point = statementOf(S, P.NeedsBraces, P.Reason);
+  if (!Point)
+    return P;
+  std::optional<SourceLocation> Start =
+      editableStart(Point->getBeginLoc(), Point->getEndLoc(), P.Reason);
+  if (!Start)
+    return P;
+  FileID F = SM.getFileID(*Start);
+  unsigned Off = endOffset(Point);
+  if (!P.NeedsBraces) {
+    // At the end of the line when only blanks or a comment follow, so the
+    // inserted lines come after the comment rather than taking it over.
+    llvm::StringRef Text = SM.getBufferData(F);
+    size_t Eol = std::min(Text.find('\n', Off), Text.size());
+    llvm::StringRef Rest = Text.slice(Off, Eol).ltrim();
+    if (Rest.empty() || Rest.starts_with("//"))
+      Off = Eol;
+  }
+  FenceStyle St = styleAt(*Start);
+  for (FixKind K : Kinds) {
+    P.FenceText += (P.FenceText.empty() ? "" : "\n") + fenceText(St, K);
+    if (auto Inc = includeFor(St, K))
+      if (llvm::find(P.Includes, *Inc) == P.Includes.end())
+        P.Includes.push_back(*Inc);
+  }
+  P.Ok = true;
+  P.At = SM.getComposedLoc(F, Off);
+  P.After = Point;
+  return P;
 }
 
 bool FixPlanner::declared(llvm::ArrayRef<llvm::StringRef> Path) {
@@ -227,7 +321,29 @@ bool FixPlanner::declared(llvm::ArrayRef<llvm::StringRef> Path) {
   return false;
 }
 
-std::optional<std::string> FixPlanner::includeFor(FenceStyle S) {
+std::optional<std::string> FixPlanner::includeFor(FenceStyle S, FixKind K) {
+  switch (K) {
+  case FixKind::CtaBarrier:
+    return std::nullopt;
+  case FixKind::InitFence:
+    if (S == FenceStyle::CudaPtx &&
+        !declared({"cuda", "ptx", "fence_mbarrier_init"}))
+      return std::string("<cuda/ptx>");
+    if (S == FenceStyle::Cutlass &&
+        !declared({"cutlass", "arch", "fence_barrier_init"}))
+      return std::string("<cutlass/arch/barrier.h>");
+    return std::nullopt;
+  case FixKind::ClusterBarrier:
+    if (S == FenceStyle::CudaPtx &&
+        !declared({"cuda", "ptx", "barrier_cluster_arrive"}))
+      return std::string("<cuda/ptx>");
+    if (S == FenceStyle::Cutlass &&
+        !declared({"cute", "cluster_arrive_relaxed"}))
+      return std::string("<cute/arch/cluster_sm90.hpp>");
+    return std::nullopt;
+  case FixKind::ProxyFence:
+    break;
+  }
   switch (S) {
   case FenceStyle::CudaPtx:
     if (declared({"cuda", "ptx", "fence_proxy_async"}))
@@ -247,68 +363,116 @@ std::optional<std::string> FixPlanner::includeFor(FenceStyle S) {
   }
 }
 
-/// Offset just past the last #include line of a file (0 when none).
-static unsigned afterLastInclude(llvm::StringRef Text) {
-  unsigned Pos = 0, Best = 0;
+/// The #include directives of a file: what follows `include` on each, and
+/// the offset just past its line. Comments that mention a header do not count.
+static std::vector<std::pair<llvm::StringRef, unsigned>>
+includeLines(llvm::StringRef Text) {
+  std::vector<std::pair<llvm::StringRef, unsigned>> Out;
+  unsigned Pos = 0;
   while (Pos < Text.size()) {
     size_t End = Text.find('\n', Pos);
-    llvm::StringRef Line =
-        Text.slice(Pos, End == llvm::StringRef::npos ? Text.size() : End);
-    llvm::StringRef T = Line.ltrim();
-    if (T.consume_front("#") && T.ltrim().starts_with("include"))
-      Best = End == llvm::StringRef::npos ? Text.size() : End + 1;
-    if (End == llvm::StringRef::npos)
-      break;
-    Pos = End + 1;
+    unsigned Next = End == llvm::StringRef::npos ? Text.size() : End + 1;
+    llvm::StringRef T = Text.slice(Pos, Next).ltrim();
+    if (T.consume_front("#") && (T = T.ltrim()).consume_front("include"))
+      Out.push_back({T.trim(), Next});
+    Pos = Next;
   }
-  return Best;
+  return Out;
+}
+
+/// Offset just past the last #include line of a file (0 when none).
+static unsigned afterLastInclude(llvm::StringRef Text) {
+  auto Lines = includeLines(Text);
+  return Lines.empty() ? 0 : Lines.back().second;
+}
+
+static bool includes(llvm::StringRef Text, llvm::StringRef Header) {
+  for (const auto &[Target, End] : includeLines(Text))
+    if (Target.starts_with(Header))
+      return true;
+  return false;
 }
 
 void FixPlanner::addReplacements(
     const std::vector<PlannedFix> &Fixes,
     std::map<std::string, tooling::Replacements> &Out) {
-  std::set<unsigned> Done; // raw encodings of insertion points
-  std::set<std::pair<FileID, std::string>> Includes;
-  const LangOptions &LO = Ctx.getLangOpts();
-  for (const PlannedFix &P : Fixes) {
-    if (!P.Ok || !Done.insert(P.At.getRawEncoding()).second)
-      continue;
+  // The texts inserted at each offset of each file, joined at the end:
+  // clang's Replacements rejects two different insertions at one offset. A
+  // text that several findings share is inserted once.
+  std::map<std::pair<std::string, unsigned>, std::vector<std::string>> Inserts;
+  auto insert = [&](const std::string &Path, unsigned Off, std::string Text) {
+    std::vector<std::string> &Texts = Inserts[{Path, Off}];
+    if (llvm::find(Texts, Text) == Texts.end())
+      Texts.push_back(std::move(Text));
+  };
+  // Continuation lines of a multi-line text take the indentation \p Lead.
+  auto indented = [](llvm::StringRef Text, llvm::StringRef Lead) {
+    std::string Out;
+    for (char C : Text) {
+      Out += C;
+      if (C == '\n')
+        Out += Lead;
+    }
+    return Out;
+  };
+  // Braced fixes first: a brace closing a lone body must come before lines
+  // another fix inserts after the statement that body ends.
+  std::vector<const PlannedFix *> Order;
+  for (const PlannedFix &P : Fixes)
+    if (P.Ok && P.NeedsBraces)
+      Order.push_back(&P);
+  for (const PlannedFix &P : Fixes)
+    if (P.Ok && !P.NeedsBraces)
+      Order.push_back(&P);
+  for (const PlannedFix *Fix : Order) {
+    const PlannedFix &P = *Fix;
     FileID F = SM.getFileID(P.At);
     llvm::StringRef Text = SM.getBufferData(F);
     unsigned Offset = SM.getFileOffset(P.At);
     std::string Path = SM.getFileEntryRefForID(F)->getName().str();
-    auto add = [&](unsigned Off, unsigned Len, std::string Repl) {
-      llvm::Error E = Out[Path].add(
-          tooling::Replacement(Path, Off, Len, std::move(Repl)));
-      llvm::consumeError(std::move(E)); // same point twice: keep one
+    // Text from the start of the line holding Off up to Off.
+    auto lineBefore = [&](unsigned Off) {
+      size_t LineStart = Off == 0 ? llvm::StringRef::npos
+                                  : Text.rfind('\n', Off - 1);
+      LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+      return Text.slice(LineStart, Off);
     };
     if (P.NeedsBraces) {
-      SourceLocation End =
-          Lexer::getLocForEndOfToken(SM.getExpansionLoc(P.Before->getEndLoc()),
-                                     0, SM, LO);
-      unsigned EndOff = SM.getFileOffset(End);
-      // An expression statement's ';' is not part of its range.
-      size_t Semi = Text.find_first_not_of(" \t", EndOff);
-      if (Semi != llvm::StringRef::npos && Text[Semi] == ';')
-        EndOff = Semi + 1;
-      add(Offset, 0, "{ " + P.FenceText + " ");
-      add(EndOff, 0, " }");
-    } else {
-      size_t LineStart = Text.rfind('\n', Offset ? Offset - 1 : 0);
-      LineStart = LineStart == llvm::StringRef::npos || Offset == 0
-                      ? 0
-                      : LineStart + 1;
-      llvm::StringRef Lead = Text.slice(LineStart, Offset);
-      bool OwnLine = Lead.find_first_not_of(" \t") == llvm::StringRef::npos;
-      add(Offset, 0,
-          OwnLine ? P.FenceText + "\n" + Lead.str() : P.FenceText + " ");
-    }
-    if (auto Inc = includeFor(styleAt(P.At)))
-      if (Includes.insert({F, *Inc}).second &&
-          !Text.contains("#include " + *Inc)) {
-        unsigned At = afterLastInclude(Text);
-        add(At, 0, "#include " + *Inc + "\n");
+      std::string OneLine = P.FenceText;
+      std::replace(OneLine.begin(), OneLine.end(), '\n', ' ');
+      if (P.Before) {
+        insert(Path, Offset, "{ " + OneLine + " ");
+        insert(Path, endOffset(P.Before), " }");
+      } else {
+        insert(Path,
+               SM.getFileOffset(SM.getExpansionLoc(P.After->getBeginLoc())),
+               "{ ");
+        insert(Path, Offset, " " + OneLine + " }");
       }
+    } else if (P.Before) {
+      llvm::StringRef Lead = lineBefore(Offset);
+      bool OwnLine = Lead.find_first_not_of(" \t") == llvm::StringRef::npos;
+      insert(Path, Offset,
+             OwnLine ? indented(P.FenceText, Lead) + "\n" + Lead.str()
+                     : P.FenceText + " ");
+    } else {
+      // On new lines below the statement, indented as its first line.
+      llvm::StringRef First = lineBefore(
+          SM.getFileOffset(SM.getExpansionLoc(P.After->getBeginLoc())));
+      llvm::StringRef Lead = First.take_front(First.find_first_not_of(" \t"));
+      insert(Path, Offset, "\n" + Lead.str() + indented(P.FenceText, Lead));
+    }
+    for (const std::string &Inc : P.Includes)
+      if (!includes(Text, Inc))
+        insert(Path, afterLastInclude(Text), "#include " + Inc + "\n");
+  }
+  for (auto &[Key, Texts] : Inserts) {
+    std::string Joined;
+    for (const std::string &T : Texts)
+      Joined += T;
+    llvm::Error E = Out[Key.first].add(
+        tooling::Replacement(Key.first, Key.second, 0, Joined));
+    llvm::consumeError(std::move(E)); // an edit already there: keep it
   }
 }
 

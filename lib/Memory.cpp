@@ -26,7 +26,8 @@ void AliasSet::merge(const AliasSet &O) {
 static bool rootsMayAlias(const MemRoot &A, const MemRoot &B) {
   // Parameters and `this` may be bound to any object by a caller.
   if (A.Kind == MemRoot::Param || A.Kind == MemRoot::This ||
-      B.Kind == MemRoot::Param || B.Kind == MemRoot::This)
+      A.Kind == MemRoot::ThisValue || B.Kind == MemRoot::Param ||
+      B.Kind == MemRoot::This || B.Kind == MemRoot::ThisValue)
     return true;
   if (A.Kind != B.Kind)
     return false;
@@ -47,7 +48,8 @@ bool AliasSet::mayAlias(const AliasSet &O) const {
 
 bool AliasSet::hasParamOrThis() const {
   for (const MemRoot &R : Roots)
-    if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This)
+    if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
+        R.Kind == MemRoot::ThisValue)
       return true;
   return false;
 }
@@ -73,6 +75,7 @@ std::string AliasSet::describe() const {
       Out += "dynamic shared memory";
       break;
     case MemRoot::This:
+    case MemRoot::ThisValue:
       Out += "'*this'";
       break;
     default:
@@ -146,15 +149,19 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
                          : objectOf(ME->getBase(), Fn);
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return objectOf(CE->getSubExpr(), Fn);
-  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-    return objectOf(MTE->getSubExpr(), Fn);
+  // A temporary (`uint32_t const &a = cast_smem_ptr_to_uint(p)`, a value
+  // bound to a const& parameter) is a fresh object, never shared memory,
+  // whatever address it holds.
+  if (isa<MaterializeTemporaryExpr>(E))
+    return {};
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     AliasSet S = objectOf(CO->getTrueExpr(), Fn);
     S.merge(objectOf(CO->getFalseExpr(), Fn));
     return S;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
-    return callValue(Call, Fn);
+    // Only a call returning a reference designates an existing object.
+    return Call->isGLValue() ? callValue(Call, Fn) : AliasSet();
   return {};
 }
 
@@ -187,31 +194,28 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     switch (CE->getCastKind()) {
     case CK_ArrayToPointerDecay:
       return objectOf(Sub, Fn);
-    case CK_LValueToRValue: {
-      Sub = Sub->IgnoreParens();
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
-        const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-        if (!V)
-          return {};
-        if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-          const auto *Owner =
-              dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-          return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
-        }
-        if (V->hasLocalStorage())
-          return V->getType()->isReferenceType()
-                     ? valueOf(V->getInit(), Fn)
-                     : varValue(V, Fn);
-        return {};
-      }
-      if (const VarDecl *Root = localAggregateRoot(Sub))
-        return varValue(Root, Fn);
-      return {};
-    }
+    case CK_LValueToRValue:
+      return loadedValue(Sub, Fn);
     default:
       return valueOf(Sub, Fn);
     }
   }
+  // An object used as a value: a reference parameter's argument, the source
+  // of a copy, the object a conversion operator is called on.
+  if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
+    return loadedValue(E, Fn);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // A copy or move keeps what the source object holds; another
+    // constructor, what it stores from its arguments.
+    const CXXConstructorDecl *CD = CE->getConstructor();
+    if (!CD)
+      return {};
+    if (CD->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+      return valueOf(CE->getArg(0), Fn);
+    return substitute(ctorValue(CD), CE, Fn);
+  }
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+    return valueOf(BT->getSubExpr(), Fn);
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf)
       return objectOf(UO->getSubExpr(), Fn);
@@ -255,6 +259,56 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     return valueOf(EWC->getSubExpr(), Fn);
   if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
     return valueOf(DAE->getExpr(), Fn);
+  return {};
+}
+
+/// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
+static bool isFieldOfThis(const Expr *E) {
+  bool SawMember = false;
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      SawMember = true;
+      if (ME->isArrow())
+        return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase()->IgnoreImpCasts();
+      if (!E->getType()->isArrayType())
+        return false; // an element through a pointer field: not *this's
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      return SawMember && UO->getOpcode() == UO_Deref &&
+             isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+    } else {
+      return false;
+    }
+  }
+}
+
+AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
+  Sub = Sub->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return {};
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+      return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+    }
+    if (V->hasLocalStorage())
+      return V->getType()->isReferenceType() ? valueOf(V->getInit(), Fn)
+                                             : varValue(V, Fn);
+    return {};
+  }
+  if (const VarDecl *Root = localAggregateRoot(Sub))
+    return varValue(Root, Fn);
+  if (isFieldOfThis(Sub)) {
+    AliasSet S;
+    MemRoot R;
+    R.Kind = MemRoot::ThisValue;
+    S.add(R);
+    return S;
+  }
   return {};
 }
 
@@ -355,6 +409,50 @@ AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
   return S;
 }
 
+namespace {
+/// Values a constructor body assigns to fields of `*this`.
+class FieldStoreCollector : public RecursiveASTVisitor<FieldStoreCollector> {
+public:
+  llvm::SmallVector<const Expr *, 4> Values;
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && isFieldOfThis(BO->getLHS()))
+      Values.push_back(BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+        isFieldOfThis(OC->getArg(0)))
+      Values.push_back(OC->getArg(1));
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+};
+} // namespace
+
+AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor->hasBody(Def) || !Def)
+    return {};
+  auto Cached = CtorValues.find(Def);
+  if (Cached != CtorValues.end())
+    return Cached->second;
+  if (InProgress.count(Def))
+    return {};
+  InProgress[Def] = true;
+  AliasSet S;
+  if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : CD->inits())
+      if (Init->isWritten() || Init->isBaseInitializer())
+        S.merge(valueOf(Init->getInit(), Def));
+  FieldStoreCollector FC;
+  FC.TraverseStmt(Def->getBody());
+  for (const Expr *V : FC.Values)
+    S.merge(valueOf(V, Def));
+  InProgress.erase(Def);
+  CtorValues[Def] = S;
+  return S;
+}
+
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
@@ -393,6 +491,19 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         Out.merge(objectOf(Call->getArg(0), Caller));
       }
+    } else if (R.Kind == MemRoot::ThisValue) {
+      // What the object holds: known for a local aggregate (or a temporary,
+      // or the caller's own `*this`), not through an arbitrary pointer.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+        const Expr *Obj = MC->getImplicitObjectArgument();
+        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+        if (!ME || !ME->isArrow())
+          Out.merge(valueOf(Obj, Caller));
+        else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+          Out.add(R);
+      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+        Out.merge(valueOf(Call->getArg(0), Caller));
+      }
     } else {
       Out.add(R);
     }
@@ -411,7 +522,8 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor
     if (R.Kind == MemRoot::Param && R.ParamIndex < Ctor->getNumArgs()) {
       const Expr *Arg = Ctor->getArg(R.ParamIndex);
       Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
-    } else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This) {
+    } else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
+               R.Kind != MemRoot::ThisValue) {
       Out.add(R);
     }
   }

@@ -1,11 +1,13 @@
 //===- Output.cpp - findings as clang diagnostics and fix files ------------===//
 #include "proxyfence/Output.h"
+#include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/YAMLTraits.h"
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -21,24 +23,91 @@ static SourceLocation stmtLoc(const SourceManager &SM, StmtRef S) {
   return S ? fileLoc(SM, S.S->getBeginLoc()) : SourceLocation();
 }
 
+namespace {
+/// Prints diagnostics in clang's format and records them as tooling
+/// diagnostics for --export-fixes: a warning, then its notes and fixes.
+class Reporter {
+public:
+  Reporter(ASTContext &Ctx, llvm::raw_ostream &OS, bool Colors)
+      : SM(Ctx.getSourceManager()), DO(colored(Colors)), Printer(OS, DO),
+        DE(new DiagnosticIDs(), DO, &Printer, false) {
+    DE.setSourceManager(&SM);
+    Printer.BeginSourceFile(Ctx.getLangOpts(), nullptr);
+    WarnID = DE.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
+    NoteID = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
+    if (auto CWD = SM.getFileManager()
+                       .getVirtualFileSystem()
+                       .getCurrentWorkingDirectory())
+      BuildDir = *CWD;
+  }
+
+  void warning(SourceLocation L, const std::string &Msg, const char *Check) {
+    DE.Report(L, WarnID) << Msg << Check;
+    Out.emplace_back(Check, tooling::Diagnostic::Warning, BuildDir);
+    Out.back().Message = tooling::DiagnosticMessage(Msg, SM, L);
+  }
+
+  void note(SourceLocation L, const std::string &Text) {
+    if (L.isInvalid())
+      return;
+    DE.Report(L, NoteID) << Text;
+    Out.back().Notes.push_back(
+        tooling::DiagnosticMessage(Text, SM, fileLoc(SM, L)));
+  }
+
+  /// A note per edit (\p Texts), with its fix-it, and all the edits as the
+  /// warning's fix.
+  void fix(const std::vector<PlannedFix> &Edits,
+           const std::vector<std::string> &Texts, FixPlanner &Planner) {
+    std::map<std::string, tooling::Replacements> All;
+    Planner.addReplacements(Edits, All);
+    for (size_t I = 0; I < Edits.size(); ++I) {
+      const PlannedFix &P = Edits[I];
+      {
+        auto Builder = DE.Report(P.At, NoteID);
+        Builder << Texts[I];
+        if (!P.NeedsBraces)
+          for (const auto &[Path, Repls] : All)
+            for (const tooling::Replacement &R : Repls)
+              if (R.getOffset() == SM.getFileOffset(P.At) &&
+                  Path == SM.getFilename(P.At))
+                Builder << FixItHint::CreateInsertion(P.At,
+                                                      R.getReplacementText());
+      }
+      Out.back().Notes.push_back(tooling::DiagnosticMessage(Texts[I], SM, P.At));
+    }
+    for (auto &[Path, Repls] : All)
+      Out.back().Message.Fix[Path] = Repls;
+  }
+
+  std::vector<tooling::Diagnostic> finish() {
+    Printer.EndSourceFile();
+    return std::move(Out);
+  }
+
+private:
+  static DiagnosticOptions colored(bool Colors) {
+    DiagnosticOptions O;
+    O.ShowColors = Colors;
+    return O;
+  }
+
+  SourceManager &SM;
+  DiagnosticOptions DO;
+  TextDiagnosticPrinter Printer;
+  DiagnosticsEngine DE;
+  unsigned WarnID = 0, NoteID = 0;
+  std::string BuildDir;
+  std::vector<tooling::Diagnostic> Out;
+};
+} // namespace
+
 std::vector<tooling::Diagnostic>
 reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
                const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
                llvm::raw_ostream &OS, bool Colors) {
   SourceManager &SM = Ctx.getSourceManager();
-  DiagnosticOptions DO;
-  DO.ShowColors = Colors;
-  TextDiagnosticPrinter Printer(OS, DO);
-  DiagnosticsEngine DE(new DiagnosticIDs(), DO, &Printer, false);
-  DE.setSourceManager(&SM);
-  Printer.BeginSourceFile(Ctx.getLangOpts(), nullptr);
-  unsigned WarnID = DE.getCustomDiagID(DiagnosticsEngine::Warning, "%0 [%1]");
-  unsigned NoteID = DE.getCustomDiagID(DiagnosticsEngine::Note, "%0");
-
-  std::vector<tooling::Diagnostic> Out;
-  std::string BuildDir;
-  if (auto CWD = SM.getFileManager().getVirtualFileSystem().getCurrentWorkingDirectory())
-    BuildDir = *CWD;
+  Reporter R(Ctx, OS, Colors);
   // One warning per async operation and fence point; each write that
   // reaches it is a note.
   std::vector<std::vector<size_t>> Groups;
@@ -64,15 +133,9 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
       Merged.Mem.merge(Findings[I].Access.Mem);
     std::string Msg = F.R->Message(Merged, F.Async);
     SourceLocation WarnLoc = stmtLoc(SM, F.Async.At);
-    DE.Report(WarnLoc, WarnID) << Msg << F.R->Name;
-    tooling::Diagnostic TD(F.R->Name, tooling::Diagnostic::Warning, BuildDir);
-    TD.Message = tooling::DiagnosticMessage(Msg, SM, WarnLoc);
-
+    R.warning(WarnLoc, Msg, F.R->Name);
     auto note = [&](SourceLocation L, const std::string &Text) {
-      if (L.isInvalid())
-        return;
-      DE.Report(L, NoteID) << Text;
-      TD.Notes.push_back(tooling::DiagnosticMessage(Text, SM, fileLoc(SM, L)));
+      R.note(L, Text);
     };
     if (F.Async.Via)
       note(F.Async.Loc, std::string(asyncOpName(F.Async.Op)) +
@@ -98,34 +161,67 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     if (F.Handoff)
       note(stmtLoc(SM, F.Handoff), "this barrier orders threads, not proxies; "
                                    "insert the fence before it");
-    if (P.Ok) {
-      std::map<std::string, tooling::Replacements> Edits;
-      Planner.addReplacements({P}, Edits);
-      std::string Text = P.Hoisted ? "insert '" + P.FenceText +
-                                         "' here, before the loop: no write "
-                                         "happens inside it"
-                                   : "insert '" + P.FenceText + "' here";
-      {
-        auto Builder = DE.Report(P.At, NoteID);
-        Builder << Text;
-        if (!P.NeedsBraces)
-          for (const auto &[Path, Repls] : Edits)
-            for (const tooling::Replacement &R : Repls)
-              if (R.getOffset() == SM.getFileOffset(P.At) &&
-                  Path == SM.getFilename(P.At))
-                Builder << FixItHint::CreateInsertion(P.At,
-                                                      R.getReplacementText());
-      }
-      TD.Notes.push_back(tooling::DiagnosticMessage(Text, SM, P.At));
-      for (auto &[Path, Repls] : Edits)
-        TD.Message.Fix[Path] = Repls;
-    } else {
+    if (P.Ok)
+      R.fix({P},
+            {P.Hoisted ? "insert '" + P.FenceText +
+                             "' here, before the loop: no write happens "
+                             "inside it"
+                       : "insert '" + P.FenceText + "' here"},
+            Planner);
+    else
       note(WarnLoc, "no automatic fix: " + P.Reason);
-    }
-    Out.push_back(std::move(TD));
   }
-  Printer.EndSourceFile();
-  return Out;
+  return R.finish();
+}
+
+std::vector<tooling::Diagnostic>
+reportInitFindings(ASTContext &Ctx, const std::vector<InitFinding> &Findings,
+                   const std::vector<InitFix> &Fixes, FixPlanner &Planner,
+                   llvm::raw_ostream &OS, bool Colors) {
+  SourceManager &SM = Ctx.getSourceManager();
+  Reporter R(Ctx, OS, Colors);
+  // An event inside a callee: where it is written, then the call.
+  auto noteAt = [&](const Event &E, const std::string &Text) {
+    if (!E.Via) {
+      R.note(E.Loc, Text);
+      return;
+    }
+    R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
+    R.note(stmtLoc(SM, E.At),
+           "inside '" + E.Via->getNameAsString() + "', called here");
+  };
+  constexpr size_t MaxUseNotes = 8;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const InitFinding &F = Findings[I];
+    const InitFix &Fix = Fixes[I];
+    SourceLocation WarnLoc = stmtLoc(SM, F.Init.At);
+    R.warning(WarnLoc, initFindingMessage(F), MbarrierInitRule.Name);
+    // The warning is at the init itself unless a callee performs it.
+    if (F.Init.Via)
+      R.note(F.Init.Loc, "mbarrier initialised here, inside '" +
+                             F.Init.Via->getNameAsString() + "'");
+    if (F.Relaxed)
+      noteAt(*F.Relaxed, "this cluster barrier is relaxed: it publishes the "
+                         "initialisation only after "
+                         "fence.mbarrier_init.release.cluster");
+    for (size_t K = 0; K < F.Uses.size() && K < MaxUseNotes; ++K)
+      noteAt(F.Uses[K], initUseNote(F, F.Uses[K]));
+    if (F.Uses.size() > MaxUseNotes)
+      R.note(WarnLoc, "and " + std::to_string(F.Uses.size() - MaxUseNotes) +
+                          " more uses");
+    if (!Fix.Ok) {
+      R.note(WarnLoc, "no automatic fix: " + Fix.Reason);
+      continue;
+    }
+    std::vector<std::string> Texts;
+    for (const PlannedFix &P : Fix.Edits) {
+      std::string Text = P.FenceText;
+      std::replace(Text.begin(), Text.end(), '\n', ' ');
+      Texts.push_back("insert '" + Text + "' here");
+    }
+    R.fix(Fix.Edits, Texts, Planner);
+  }
+  return R.finish();
 }
 
 llvm::Error exportFixes(llvm::StringRef Path,

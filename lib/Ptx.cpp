@@ -130,10 +130,17 @@ public:
   Program run() {
     while (Pos < S.size()) {
       char C = S[Pos];
-      if (isSpace(C) || C == ';' || C == '{' || C == '}')
+      if (C == '{') {
+        Prog.ScopeParents.push_back(Scope);
+        Scope = Prog.ScopeParents.size() - 1;
+        ++Pos;
+      } else if (C == '}') {
+        Scope = Prog.ScopeParents[Scope];
+        ++Pos;
+      } else if (isSpace(C) || C == ';')
         ++Pos;
       else if (C == '.')
-        skipDirective();
+        readDirective();
       else if (!parseLabel())
         parseInstruction();
     }
@@ -145,6 +152,7 @@ private:
   StringRef S;
   ArrayRef<std::string> Names;
   size_t Pos = 0;
+  unsigned Scope = 0; // Innermost open scope.
   Program Prog;
 
   void skipSpaces() {
@@ -159,11 +167,16 @@ private:
     return S.slice(Start, Pos);
   }
 
-  /// `.reg .b32 r<4>;` and the like declare, they do not act. Directives
-  /// never span lines, so a newline also ends one that lacks its `;`.
-  void skipDirective() {
+  /// `.reg .b32 r<4>;` and the like declare, they do not act: they are kept
+  /// apart from the instructions (a whole module's `.loc` line info matters).
+  /// Directives never span lines, so a newline also ends one that lacks
+  /// its `;`.
+  void readDirective() {
+    size_t Start = Pos;
     while (Pos < S.size() && S[Pos] != ';' && S[Pos] != '\n')
       ++Pos;
+    Prog.Directives.push_back(
+        {S.slice(Start, Pos).rtrim().str(), static_cast<unsigned>(Start)});
   }
 
   /// `name:` (but not `name::`, which is part of an opcode).
@@ -175,6 +188,8 @@ private:
         (E + 1 < S.size() && S[E + 1] == ':'))
       return false;
     Prog.Labels.push_back(unescape(S.slice(Pos, E)));
+    Prog.LabelOffsets.push_back(static_cast<unsigned>(Pos));
+    Prog.LabelScopes.push_back(Scope);
     Pos = E + 1;
     return true;
   }
@@ -182,6 +197,7 @@ private:
   void parseInstruction() {
     Instruction I;
     I.Offset = static_cast<unsigned>(Pos);
+    I.Scope = Scope;
     if (S[Pos] == '@') {
       ++Pos;
       skipSpaces();
@@ -291,6 +307,15 @@ std::vector<Effect> mbarrierOp(const Instruction &I, EffectKind K,
   Effect E = effect(K, firstAddress(I));
   E.MbarrierOperand = E.MemOperand;
   E.CrossCta = CrossCta;
+  return {E};
+}
+
+/// st.async / red.async: [remote addr], value, [remote mbarrier]. The store
+/// is not a proxy hazard here; the mbarrier is another CTA's, used remotely.
+std::vector<Effect> remoteCompletion(const Instruction &I) {
+  Effect E = effect(EffectKind::MbarrierComplete);
+  E.MbarrierOperand = firstAddress(I, 1);
+  E.CrossCta = true;
   return {E};
 }
 
@@ -496,13 +521,15 @@ std::vector<Effect> classify(const Instruction &I) {
   StringRef Second = I.Parts.size() > 1 ? StringRef(I.Parts[1]) : "";
   if (Op == "st") {
     if (Second == "async")
-      return {}; // Remote store completing on an mbarrier; not our hazard.
+      return remoteCompletion(I);
     if (Second == "bulk")
       return sharedOnlyAccess(I, EffectKind::GenericWrite);
     return plainAccess(I, EffectKind::GenericWrite);
   }
   if (Op == "ld")
     return plainAccess(I, EffectKind::GenericRead);
+  if (Op == "red" && Second == "async")
+    return remoteCompletion(I);
   if (Op == "atom" || (Op == "red" && !I.hasPart("async")))
     return plainAccess(I, EffectKind::GenericWrite);
   if (Op == "stmatrix")

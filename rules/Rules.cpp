@@ -16,4 +16,19 @@ const Rule *findRule(llvm::StringRef Name) {
   return nullptr;
 }
 
+std::vector<StandaloneRule> allRules() {
+  std::vector<StandaloneRule> Out;
+  for (const Rule *R : proxyRules())
+    Out.push_back({R->Name, R->Summary});
+  Out.push_back(MbarrierInitRule);
+  return Out;
+}
+
+bool isKnownRule(llvm::StringRef Name) {
+  for (const StandaloneRule &R : allRules())
+    if (Name == R.Name)
+      return true;
+  return false;
+}
+
 } // namespace proxyfence

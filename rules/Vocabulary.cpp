@@ -41,6 +41,7 @@ static Effect clusterArrive(bool Relaxed) {
 static Effect mbarrier(EffectKind K) {
   Effect E{K};
   E.MemOperand = 0;
+  E.MbarrierOperand = 0;
   return E;
 }
 

@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/Driver.h"
+#include "proxyfence/PtxCheck.h"
 #include "proxyfence/Rules.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -45,11 +47,47 @@ static cl::opt<bool> Quiet("quiet", cl::desc("No summary line on stderr"),
 static cl::list<std::string>
     Disable("disable", cl::desc("Disable a rule (repeatable)"),
             cl::value_desc("rule"), cl::cat(Category));
+static cl::opt<bool> PrintCommands(
+    "print-command",
+    cl::desc("Print the clang command used for each file (NUL-separated "
+             "arguments, one file per line) and exit"),
+    cl::cat(Category));
+static cl::opt<std::string> InitProxyFence(
+    "mbarrier-init-proxy-fence",
+    cl::desc("proxyfence-mbarrier-init: 'require' also demands "
+             "fence.proxy.async.shared::cta between an mbarrier's init and its "
+             "first async-proxy use (default: off; PTX does not need it)"),
+    cl::value_desc("off|require"), cl::init("off"), cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),
                                cl::cat(Category));
+static cl::opt<bool> VerifyOpt(
+    "verify",
+    cl::desc("With --fix: recompile each fixed file with nvcc and check in "
+             "its PTX that the fence is on every path (files already fixed: "
+             "'proxyfence verify <file>...')"),
+    cl::cat(Category));
+static cl::opt<std::string>
+    RunCmd("run",
+           cl::desc("With --verify or 'verify': a harness run through /bin/sh "
+                    "after the checks, exit 0 = pass, 77 = skipped (skipped "
+                    "without a GPU)"),
+           cl::value_desc("command"), cl::cat(Category));
+static cl::opt<unsigned>
+    RunTimeout("run-timeout",
+               cl::desc("Wall-clock limit of --run in seconds (default 300)"),
+               cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  // Subcommands: `proxyfence verify ...` and `proxyfence ptx-check ...`
+  // take the same options as the main command.
+  std::vector<const char *> Args(argv, argv + argc);
+  StringRef Sub = argc > 1 ? StringRef(argv[1]) : "";
+  bool VerifyCmd = Sub == "verify", PtxCheckCmd = Sub == "ptx-check";
+  if (VerifyCmd || PtxCheckCmd)
+    Args.erase(Args.begin() + 1);
+  argc = static_cast<int>(Args.size());
+  argv = Args.data();
   // Arguments after `--` go to the compiler, as with clang-tidy.
   int Split = argc;
   for (int I = 1; I < argc; ++I)
@@ -62,17 +100,23 @@ int main(int argc, const char **argv) {
   raw_string_ostream ErrOS(ParseErrors);
   if (!cl::ParseCommandLineOptions(
           Split, argv,
-          "proxyfence: finds and fixes missing proxy fences in CUDA kernels\n",
+          "proxyfence: finds and fixes missing proxy fences in CUDA kernels\n"
+          "\n  proxyfence [options] <file>... [-- <compiler args>]\n"
+          "  proxyfence verify [options] <file>... [-- <compiler args>]\n"
+          "    (recompile with nvcc, check the fences in the PTX, --run)\n"
+          "  proxyfence ptx-check <file.ptx>...\n",
           &ErrOS)) {
     StringRef First = StringRef(ParseErrors).trim().split('\n').first;
-    std::string Prog = std::string(argv[0]) + ": ";
-    First.consume_front(Prog);
-    errs() << "proxyfence: error: " << First.trim() << "\n";
+    // LLVM prefixes its messages with the program's file name.
+    First.consume_front((sys::path::filename(argv[0]) + ": ").str());
+    // "... argument '--x'.  Try: '<path> --help'": keep the reason only.
+    First = First.split(".  Try:").first;
+    errs() << "proxyfence: error: " << First.trim() << " (see --help)\n";
     return ExitInputError;
   }
   if (ListRules) {
-    for (const Rule *R : proxyRules())
-      outs() << R->Name << ": " << R->Summary << "\n";
+    for (const StandaloneRule &R : allRules())
+      outs() << R.Name << ": " << R.Summary << "\n";
     return ExitClean;
   }
 
@@ -87,9 +131,10 @@ int main(int argc, const char **argv) {
   Opts.Fix = Fix;
   Opts.Strict = Strict;
   Opts.Quiet = Quiet;
+  Opts.PrintCommands = PrintCommands;
   Opts.ExportFixes = ExportFixes;
   for (const std::string &R : Disable) {
-    if (!findRule(R)) {
+    if (!isKnownRule(R)) {
       errs() << "proxyfence: error: unknown rule '" << R
              << "' (see --list-rules)\n";
       return ExitInputError;
@@ -103,5 +148,36 @@ int main(int argc, const char **argv) {
     return ExitInputError;
   }
   Opts.Style = *Style;
+  if (InitProxyFence != "off" && InitProxyFence != "require") {
+    errs() << "proxyfence: error: unknown --mbarrier-init-proxy-fence '"
+           << InitProxyFence << "' (expected off or require)\n";
+    return ExitInputError;
+  }
+  Opts.RequireInitProxyFence = InitProxyFence == "require";
+  Opts.Verify = {VerifyOpt || VerifyCmd, RunCmd, RunTimeout};
+  if (PtxCheckCmd)
+    return runPtxCheck(Opts, outs(), errs());
+  if (VerifyCmd && Fix) {
+    errs() << "proxyfence: error: 'verify' checks files as they are; to fix "
+              "and verify, use 'proxyfence --fix --verify <file>...'\n";
+    return ExitInputError;
+  }
+  if (VerifyOpt && !Fix && !VerifyCmd) {
+    errs() << "proxyfence: error: --verify checks the fixes of --fix; to "
+              "verify files already fixed, use 'proxyfence verify <file>...'\n";
+    return ExitInputError;
+  }
+  if ((!RunCmd.empty() || RunTimeout.getNumOccurrences()) &&
+      !Opts.Verify.Enabled) {
+    errs() << "proxyfence: error: --run and --run-timeout need --fix --verify "
+              "or 'proxyfence verify'\n";
+    return ExitInputError;
+  }
+  if (RunTimeout == 0) {
+    errs() << "proxyfence: error: --run-timeout must be at least 1 second\n";
+    return ExitInputError;
+  }
+  if (VerifyCmd)
+    return runVerifyCommand(Opts, outs(), errs());
   return runDriver(Opts, outs(), errs());
 }

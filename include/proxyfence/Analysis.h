@@ -43,6 +43,12 @@ struct Summary {
   };
   std::vector<ExposedAsync> UpwardAsync;
   std::vector<ExposedAccess> DownwardAccesses;
+  /// mbarriers arrived on while the caller's accesses are still unfenced:
+  /// the hand-off points of a role that another role waits for.
+  std::vector<Event> Arrives;
+  /// mbarrier waits still in force at the exit (no proxy fence after them):
+  /// what the caller does next happens after another role's arrive.
+  std::vector<Event> ExitWaits;
   /// Some path from entry to exit has no shared-memory proxy fence.
   bool IncomingSurvives = true;
   /// ... and crosses a barrier on the way.
@@ -53,6 +59,9 @@ struct AnalysisStats {
   unsigned Functions = 0;
   unsigned AsmStatements = 0;
   unsigned AsmInstructions = 0;
+  /// mbarrier arrive/wait pairs between roles that could not be matched
+  /// because a barrier's address is unknown: blind spots, not findings.
+  unsigned UnmatchedSyncs = 0;
 };
 
 class Analyzer {
@@ -66,6 +75,8 @@ public:
   const std::vector<Finding> &findings() const { return Findings; }
   const AnalysisStats &stats() const { return Stats; }
   MemoryModel &memory() { return Memory; }
+  /// The statement-to-event extraction, for other analyses of the same AST.
+  EventExtractor &events() { return Events; }
 
 private:
   class FunctionRun;
@@ -82,6 +93,7 @@ private:
                       const clang::Stmt *, unsigned, const clang::Stmt *>>
       FindingKeys;
   AnalysisStats Stats;
+  EventExtractor Events; // after Memory and Stats, which it refers to
 };
 
 } // namespace proxyfence

@@ -28,6 +28,17 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
                                        llvm::StringRef File,
                                        const DeviceOptions &Opts);
 
+/// Turns a compile command (as for deviceCommand) into an nvcc command that
+/// compiles \p File to PTX with line info (`-ptx -lineinfo`) into \p Output
+/// for one architecture (Opts.Arch, else the command's, else sm_90a): the
+/// -I/-isystem/-D/-U/-include/-std flags deviceCommand keeps, with relative
+/// paths made absolute, plus the nvcc flags that change what compiles
+/// (--expt-relaxed-constexpr, --extended-lambda, relocatable device code).
+std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
+                                        llvm::StringRef File,
+                                        const DeviceOptions &Opts,
+                                        llvm::StringRef Output);
+
 /// The architecture a command targets (-arch=sm_90a, -gencode ...,
 /// --cuda-gpu-arch=...), normalised to sm_XX[a]; empty when none.
 std::string archOfCommand(const std::vector<std::string> &Cmd);

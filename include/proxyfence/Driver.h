@@ -3,6 +3,7 @@
 #define PROXYFENCE_DRIVER_H
 
 #include "proxyfence/Fixes.h"
+#include "proxyfence/Verify.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -19,9 +20,14 @@ struct DriverOptions {
   bool Fix = false;
   bool Strict = false;                // front-end errors are input errors
   bool Quiet = false;                 // no summary line
+  bool PrintCommands = false;         // print each file's clang command, analyse nothing
   std::string ExportFixes;            // YAML for clang-apply-replacements
   FenceStyle Style = FenceStyle::Auto;
   std::vector<std::string> DisabledRules;
+  /// --mbarrier-init-proxy-fence=require: fence.proxy.async between an
+  /// mbarrier's init and its first async-proxy use (older guide examples).
+  bool RequireInitProxyFence = false;
+  VerifyOptions Verify;               // --verify, --run, --run-timeout
 };
 
 /// Exit status: 0 nothing left to report, 1 findings remain, 2 bad input.

@@ -3,7 +3,8 @@
 // Every statement of a device function becomes zero or more events: what it
 // does to shared memory and through which proxy, which fences and barriers it
 // executes. Inline asm is classified from its PTX text (Ptx.h), calls from
-// the callee's summary (Analysis.h), bodiless callees from the vocabulary.
+// the callee's summary (each analysis keeps its own: Analysis.h,
+// MbarrierInit.h), bodiless callees from the vocabulary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_EVENTS_H
@@ -13,6 +14,9 @@
 #include "proxyfence/Ptx.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
 #include <string>
 
 namespace proxyfence {
@@ -41,6 +45,9 @@ struct Event {
   bool CrossCta = false;
   /// Shared memory touched (for accesses and async ops).
   AliasSet Mem;
+  /// The mbarrier the operation initialises, arrives at, waits on or
+  /// completes on (a TMA load's completion barrier); empty when it has none.
+  AliasSet Mbarrier;
   /// Statement of the analysed function that performs the event: the access
   /// itself, or the call through which a callee performs it.
   StmtRef At;
@@ -50,6 +57,54 @@ struct Event {
   const clang::FunctionDecl *Via = nullptr;
   /// Short description for messages: "C++ store", "st.shared", "TMA store".
   std::string What;
+};
+
+/// A call of a function whose body is in the translation unit: each
+/// analysis applies its own summary of Def there.
+struct CallSite {
+  const clang::Expr *Site;           // CallExpr or CXXConstructExpr
+  const clang::FunctionDecl *Callee; // as named at the call
+  const clang::FunctionDecl *Def;    // the definition to summarise
+};
+
+/// Turns statements of device code (CFG elements) into events: inline asm
+/// from its PTX text, C++ accesses of shared memory, bodiless callees from the
+/// vocabulary. Every analysis extracts through one instance, so all of them
+/// see the same events and each asm statement is parsed for the stats once.
+class EventExtractor {
+public:
+  using Sink = llvm::function_ref<void(const Event &, unsigned Ordinal)>;
+  /// Counts the asm statements and PTX instructions read into the two
+  /// counters.
+  EventExtractor(MemoryModel &Memory, unsigned &AsmStatements,
+                 unsigned &AsmInstructions)
+      : Memory(Memory), AsmStatements(AsmStatements),
+        AsmInstructions(AsmInstructions) {}
+
+  /// Passes the events \p S performs itself to \p Out in program order, each
+  /// with an ordinal naming it stably within \p S. When \p S calls a function
+  /// that has a body, returns the call site instead: what the callee does is
+  /// its summary's business, which each analysis keeps in its own terms.
+  std::optional<CallSite> extract(const clang::Stmt *S,
+                                  const clang::FunctionDecl *Fn, Sink Out);
+  /// An event of a callee's summary as the caller \p Fn sees it at \p C:
+  /// memory substituted, attributed to the call.
+  Event lift(const Event &Inner, const CallSite &C,
+             const clang::FunctionDecl *Fn);
+  MemoryModel &memory() { return Memory; }
+
+private:
+  void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
+               Sink Out);
+  void bodilessCall(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
+                    Sink Out);
+  AliasSet substitute(const AliasSet &S, const CallSite &C,
+                      const clang::FunctionDecl *Fn);
+
+  MemoryModel &Memory;
+  unsigned &AsmStatements;
+  unsigned &AsmInstructions;
+  llvm::DenseSet<const clang::Stmt *> Counted;
 };
 
 /// "TMA store", "bulk store", "wgmma", ... for messages.

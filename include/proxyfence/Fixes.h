@@ -18,15 +18,25 @@ namespace proxyfence {
 enum class FenceStyle { Auto, Ptx, CudaPtx, CudaExperimental, Cutlass };
 std::optional<FenceStyle> parseFenceStyle(llvm::StringRef S);
 
+/// What an inserted statement does; each is spelled in the file's style.
+enum class FixKind {
+  ProxyFence,     // fence.proxy.async.shared::cta
+  InitFence,      // fence.mbarrier_init.release.cluster
+  ClusterBarrier, // barrier.cluster.arrive.relaxed + barrier.cluster.wait
+  CtaBarrier,     // __syncthreads()
+};
+
 /// The fix for one finding: where the fence goes, or why there is none.
 struct PlannedFix {
   bool Ok = false;
   std::string Reason;         // when !Ok: "inside a macro expansion", ...
   clang::SourceLocation At;   // where the fence is inserted (file location)
   const clang::Stmt *Before = nullptr; // the statement the fence precedes
-  bool NeedsBraces = false;   // Before is the unbraced body of if/for/while
+  const clang::Stmt *After = nullptr;  // or the statement it follows
+  bool NeedsBraces = false;   // Before/After is the unbraced body of if/for
   bool Hoisted = false;       // moved out of a loop with no write inside
-  std::string FenceText;      // the statement inserted
+  std::string FenceText;      // the statements inserted, one per line
+  std::vector<std::string> Includes; // headers they need, e.g. "<cuda/ptx>"
 };
 
 /// Plans fixes for findings and turns them into replacements: one fence per
@@ -45,19 +55,34 @@ public:
   void addReplacements(const std::vector<PlannedFix> &Fixes,
                        std::map<std::string, clang::tooling::Replacements> &Out);
 
+  /// Plans inserting the statements of \p Kinds, in this order, right after
+  /// the statement of \p S's function that holds \p S (braces added around a
+  /// lone body of if/for/while). With no kinds it only locates that
+  /// statement and the insertion point.
+  PlannedFix planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds);
+
   /// Spelling used in the file holding \p Loc.
   FenceStyle styleAt(clang::SourceLocation Loc);
-  std::string fenceText(FenceStyle S) const;
+  std::string fenceText(FenceStyle S, FixKind K = FixKind::ProxyFence) const;
+  const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
 
 private:
-  const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
   /// The statement of a compound statement (or the sole body of a control
   /// statement) that contains \p S; null when there is none.
   const clang::Stmt *statementOf(StmtRef S, bool &NeedsBraces,
                                  std::string &Reason);
   bool isInside(const clang::Stmt *Inner, const clang::Stmt *Outer,
                 const clang::ParentMap &PM);
-  std::optional<std::string> includeFor(FenceStyle S);
+  std::optional<std::string> includeFor(FenceStyle S,
+                                        FixKind K = FixKind::ProxyFence);
+  /// Whether a statement starting at \p Loc (ending at \p End) can be
+  /// edited; the file location to edit at, or why not.
+  std::optional<clang::SourceLocation>
+  editableStart(clang::SourceLocation Loc, clang::SourceLocation End,
+                std::string &Reason);
+  /// File offset just past a statement: its last token, and the `;` that
+  /// ends an expression statement.
+  unsigned endOffset(const clang::Stmt *S);
   bool declared(llvm::ArrayRef<llvm::StringRef> Path);
 
   clang::ASTContext &Ctx;

@@ -3,6 +3,7 @@
 #define PROXYFENCE_MEMORY_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -17,6 +18,8 @@ struct MemRoot {
     DynamicShared, // `extern __shared__` storage: all such arrays alias
     Param,         // whatever the caller passes for parameter ParamIndex
     This,          // the object a member function is called on
+    ThisValue,     // a value loaded from that object's fields (a descriptor
+                   // object whose conversion operator returns a field)
   };
   KindTy Kind = SharedVar;
   /// For Param: the parameter is a reference, so the caller's argument names
@@ -84,7 +87,14 @@ public:
 
 private:
   AliasSet varValue(const clang::VarDecl *V, const clang::FunctionDecl *Fn);
+  /// The value stored in the object a glvalue designates (`v`, `v.f`,
+  /// `this->f`), for locals and for the fields of `*this`.
+  AliasSet loadedValue(const clang::Expr *Sub, const clang::FunctionDecl *Fn);
   AliasSet returnOf(const clang::FunctionDecl *Callee);
+  /// What a constructor stores into the fields of the new object (member
+  /// initialisers, assignments to `this->f` in its body), in terms of its
+  /// parameters: a descriptor object built from a tile's address.
+  AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
   AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
   const llvm::SmallVector<const clang::Expr *, 4> &
   assignments(const clang::VarDecl *V);
@@ -93,6 +103,7 @@ private:
 
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> CtorValues;
   llvm::DenseMap<const clang::VarDecl *, AliasSet> VarValues;
   llvm::DenseMap<const clang::DeclContext *, bool> AssignmentsIndexed;
   llvm::DenseMap<const clang::VarDecl *,

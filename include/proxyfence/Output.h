@@ -3,6 +3,7 @@
 #define PROXYFENCE_OUTPUT_H
 
 #include "proxyfence/Fixes.h"
+#include "proxyfence/MbarrierInit.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -14,6 +15,14 @@ std::vector<clang::tooling::Diagnostic>
 reportFindings(clang::ASTContext &Ctx, const std::vector<Finding> &Findings,
                const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
                llvm::raw_ostream &OS, bool Colors);
+
+/// The same for proxyfence-mbarrier-init: a warning at each init, notes at
+/// the relaxed barrier and the uses, and the fix's edits.
+std::vector<clang::tooling::Diagnostic>
+reportInitFindings(clang::ASTContext &Ctx,
+                   const std::vector<InitFinding> &Findings,
+                   const std::vector<InitFix> &Fixes, FixPlanner &Planner,
+                   llvm::raw_ostream &OS, bool Colors);
 
 /// Writes the YAML that clang-apply-replacements reads.
 llvm::Error exportFixes(llvm::StringRef Path,

@@ -39,21 +39,40 @@ struct Instruction {
   std::vector<Operand> Operands;
   /// Byte offset of the instruction's first character in the asm text.
   unsigned Offset = 0;
+  /// The innermost `{ }` scope holding the instruction (Program::ScopeParents);
+  /// 0 is the whole text.
+  unsigned Scope = 0;
 
   /// True when Parts contains P exactly (e.g. hasPart("shared::cta")).
   bool hasPart(llvm::StringRef P) const;
+};
+
+/// A directive written among the instructions, without its `;`:
+/// `.loc 1 35 7`, `.reg .b32 r<4>`.
+struct Directive {
+  std::string Text;
+  unsigned Offset = 0;
 };
 
 struct Program {
   std::vector<Instruction> Instructions;
   /// Labels defined in the text (without the trailing ':').
   std::vector<std::string> Labels;
+  /// Where each of Labels is defined: byte offset, and scope (a label is
+  /// visible in its scope and the scopes nested in it).
+  std::vector<unsigned> LabelOffsets;
+  std::vector<unsigned> LabelScopes;
+  std::vector<Directive> Directives;
+  /// The enclosing scope of each `{ }` scope, by number; scope 0 (the whole
+  /// text) is its own parent.
+  std::vector<unsigned> ScopeParents = {0};
 };
 
 /// Parses an inline-asm template. \p OperandNames gives the symbolic names of
 /// the asm operands in order (empty string where unnamed), so that %[name]
 /// maps to its index. Handles `;`/newline separated instructions, `{ }`
-/// scopes, `.reg`/`.pred` and other directives (skipped), labels, `@p` and
+/// scopes, `.reg`/`.pred` and other directives (recorded apart from the
+/// instructions), labels, `@p` and
 /// `@!p` guards, `//` and `/* */` comments, and `%%` escapes (a literal `%`).
 Program parse(llvm::StringRef AsmText,
               llvm::ArrayRef<std::string> OperandNames = {});
@@ -73,6 +92,8 @@ enum class EffectKind {
   MbarrierArrive, // mbarrier.arrive*, cp.async.mbarrier.arrive
   MbarrierWait,   // mbarrier.try_wait*, mbarrier.test_wait*
   RegisterFence,  // wgmma.fence (orders registers, not proxies)
+  MbarrierComplete, // st.async/red.async: a store into another CTA's smem
+                    // that completes on that CTA's mbarrier
 };
 
 /// Which asynchronous operation an AsyncRead/AsyncWrite is.

@@ -33,10 +33,22 @@ struct Rule {
 llvm::ArrayRef<const Rule *> proxyRules();
 const Rule *findRule(llvm::StringRef Name);
 
+/// A rule that runs an analysis of its own rather than matching events of
+/// the proxy dataflow (proxyfence-mbarrier-init: MbarrierInit.h).
+struct StandaloneRule {
+  const char *Name;
+  const char *Summary;
+};
+/// Every rule's name and summary, proxy rules first (--list-rules).
+std::vector<StandaloneRule> allRules();
+/// Whether \p Name names a rule of either kind (--disable).
+bool isKnownRule(llvm::StringRef Name);
+
 // Defined one per file under rules/.
 extern const Rule TmaStoreRule;
 extern const Rule MmaOperandRule;
 extern const Rule AsyncOverwriteRule;
+extern const StandaloneRule MbarrierInitRule;
 
 } // namespace proxyfence
 

@@ -1,11 +1,13 @@
 //===- AnalysisTest.cpp - memory model, dataflow and compile commands ------===//
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
+#include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace clang;
 using namespace proxyfence;
@@ -220,6 +222,188 @@ __global__ void k() {
   EXPECT_EQ(Seen["addr"], "'tile'");
   EXPECT_EQ(Seen["desc"], "'tile'");
   EXPECT_EQ(Seen["q"], "dynamic shared memory");
+}
+
+// Descriptor objects: a union whose bitfields are written and whose 64-bit
+// word a conversion operator returns (CuTe's GmmaDescriptor), an object
+// whose constructor stores the address (ThunderKittens), const& parameters
+// bound to temporaries. None of the temporaries is shared memory itself.
+TEST(Memory, FollowsDescriptorObjectsAndConstRefs) {
+  Analysed R = analyse(R"(
+union Desc {
+  __device__ Desc() : word(0) {}
+  unsigned long long word;
+  struct { unsigned short start : 14, : 2; } bits;
+  __device__ operator unsigned long long() const { return word; }
+};
+__device__ Desc make(const void *p) {
+  Desc d;
+  d.bits.start = (unsigned short)((unsigned)__cvta_generic_to_shared(p) >> 4);
+  return d;
+}
+struct Tk {
+  unsigned long long base;
+  __device__ Tk(const float &first) {
+    base = ((unsigned long long)&first & 0x3FFFF) >> 4;
+  }
+  __device__ unsigned long long chunk(int k) const { return base + k; }
+};
+__device__ void mma(const unsigned long long &da, const unsigned long long &db) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+               "{%0, %1, %2, %3}, %4, %5, 1, 1, 1, 0, 0;"
+               : "+f"(*(float *)0), "+f"(*(float *)0), "+f"(*(float *)0),
+                 "+f"(*(float *)0)
+               : "l"(da), "l"(db));
+}
+__device__ void ldsm(const unsigned &addr) {
+  unsigned r;
+  asm volatile("ldmatrix.sync.aligned.x1.m8n8.shared.b16 {%0}, [%1];"
+               : "=r"(r) : "r"(addr));
+}
+__global__ void k() {
+  __shared__ float a[256];
+  __shared__ float b[256];
+  __shared__ float c[256];
+  a[threadIdx.x] = 1.0f;
+  b[threadIdx.x] = 1.0f;
+  c[threadIdx.x] = 1.0f;
+  __syncthreads();
+  ldsm((unsigned)__cvta_generic_to_shared(c));
+  Desc da = make(a);
+  Tk tb(b[0]);
+  mma(da, tb.chunk(2));
+})");
+  std::set<std::string> Written;
+  for (const Finding &F : R.A->findings()) {
+    EXPECT_STREQ(F.R->Name, "proxyfence-mma-operand");
+    EXPECT_EQ(F.Access.Kind, EffectKind::GenericWrite);
+    Written.insert(F.Access.Mem.describe());
+  }
+  // Both operands are found (the two descriptors of one asm statement), and
+  // c, read by ldmatrix through a const& temporary, is not an operand.
+  EXPECT_EQ(Written, (std::set<std::string>{"'a'", "'b'"}));
+}
+
+// Reading a const& parameter bound to a temporary reads the temporary, not
+// the shared memory whose address the temporary holds: no generic read of
+// the tile for a refill to overwrite.
+TEST(Memory, ConstRefTemporaryIsNotSharedMemory) {
+  Analysed R = analyse(R"(
+__device__ void use_desc(const unsigned long long &desc) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+               "{%0, %1, %2, %3}, %4, %4, 1, 1, 1, 0, 0;"
+               : "+f"(*(float *)0), "+f"(*(float *)0), "+f"(*(float *)0),
+                 "+f"(*(float *)0)
+               : "l"(desc));
+}
+__device__ unsigned long long make_desc(const void *p) {
+  return ((unsigned)__cvta_generic_to_shared(p) & 0x3FFFF) >> 4;
+}
+__global__ void k(const float *in) {
+  __shared__ float a[256];
+  __shared__ unsigned long long bar;
+  use_desc(make_desc(a));
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 1024, [%2];"
+               :: "r"((unsigned)__cvta_generic_to_shared(a)), "l"(in),
+                  "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");
+})");
+  EXPECT_TRUE(R.A->findings().empty());
+}
+
+const char *MbarrierPrelude = R"(
+__device__ inline unsigned smem(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ inline void init(unsigned long long *b) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(b)));
+}
+__device__ inline void init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ inline void arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+__device__ inline void wait() {
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+}
+__device__ inline void remote_arrive(unsigned long long *b) {
+  asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, 1;\n"
+               "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" :: "r"(smem(b)));
+}
+__device__ inline void local_arrive(unsigned long long *b) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem(b)));
+}
+)";
+
+std::vector<InitFinding> initFindings(const std::string &Body) {
+  auto AST = parse(std::string(MbarrierPrelude) + Body);
+  EXPECT_TRUE(AST);
+  if (!AST)
+    return {};
+  ASTContext &Ctx = AST->getASTContext();
+  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
+  Analyzer A(Ctx, proxyRules());
+  MbarrierAnalyzer M(Ctx, A.events(), /*RequireProxyFence=*/false);
+  const FunctionDecl *K = function(Ctx, "k");
+  EXPECT_NE(K, nullptr);
+  if (K)
+    M.analyze(K);
+  return M.findings();
+}
+
+TEST(MbarrierInit, OrderOfFenceAndRelaxedArriveThroughWrappers) {
+  // Each step is a separate callee: the summaries carry the init's state.
+  EXPECT_TRUE(initFindings(R"(
+__global__ void k() {
+  __shared__ unsigned long long bar;
+  if (threadIdx.x == 0) { init(&bar); init_fence(); }
+  arrive_relaxed();
+  wait();
+  remote_arrive(&bar);
+})").empty());
+  // Fenced after the relaxed arrive: that arrive published nothing.
+  std::vector<InitFinding> Late = initFindings(R"(
+__global__ void k() {
+  __shared__ unsigned long long bar;
+  if (threadIdx.x == 0) init(&bar);
+  arrive_relaxed();
+  if (threadIdx.x == 0) init_fence();
+  wait();
+  remote_arrive(&bar);
+})");
+  ASSERT_EQ(Late.size(), 1u);
+  EXPECT_EQ(Late[0].Kind, InitHazard::Cluster);
+  EXPECT_TRUE(Late[0].Relaxed);
+  EXPECT_EQ(Late[0].Init.Mbarrier.describe(), "'bar'");
+  EXPECT_EQ(Late[0].Init.Via->getName(), "init");
+}
+
+TEST(MbarrierInit, TheInitialisingThreadNeedsNoBarrier) {
+  // Same guard written twice: the same thread, which sees its own init.
+  EXPECT_TRUE(initFindings(R"(
+__global__ void k() {
+  __shared__ unsigned long long bar;
+  if (threadIdx.x == 0) init(&bar);
+  if (threadIdx.x == 0) local_arrive(&bar);
+})").empty());
+  std::vector<InitFinding> Other = initFindings(R"(
+__global__ void k() {
+  __shared__ unsigned long long bar;
+  if (threadIdx.x == 0) init(&bar);
+  if (threadIdx.x == 32) local_arrive(&bar);
+})");
+  ASSERT_EQ(Other.size(), 1u);
+  EXPECT_EQ(Other[0].Kind, InitHazard::Cta);
+  ASSERT_EQ(Other[0].Uses.size(), 1u);
+  // A barrier of another object does not matter; one after the init does.
+  EXPECT_TRUE(initFindings(R"(
+__global__ void k() {
+  __shared__ unsigned long long bar, other;
+  if (threadIdx.x == 0) init(&bar);
+  local_arrive(&other);
+  __syncthreads();
+  local_arrive(&bar);
+})").empty());
 }
 
 TEST(CompileArgs, NvccFlagsAreTranslatedForTheDeviceSide) {

@@ -46,6 +46,8 @@ const char *kindName(EffectKind K) {
     return "MbarrierWait";
   case EffectKind::RegisterFence:
     return "RegisterFence";
+  case EffectKind::MbarrierComplete:
+    return "MbarrierComplete";
   }
   return "?";
 }
@@ -751,15 +753,16 @@ TEST(PtxClassify, GenericWritesToOtherSpacesAreIgnored) {
       {"st.param::func.b32 [param0], %1;", ""},
       {"st.release.sys.global.u32 [%0], %1;", ""},
       {"st.global.shared.u32 [%0], %1;", ""}, // Not PTX; first space wins.
+      // Into another CTA's smem: only its mbarrier matters (a remote use).
       {"st.async.weak.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 "
        "[%0], {%1, %2, %3, %4}, [%5];",
-       ""},
+       "MbarrierComplete mb2 cross"},
       {"st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, "
        "[%2];",
-       ""},
+       "MbarrierComplete mb2 cross"},
       {"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::"
        "bytes.add.u32 [%0], %1, [%2];",
-       ""},
+       "MbarrierComplete mb2 cross"},
       {"red.global.add.u32 [%0], %1;", ""},
       {"red.release.gpu.global.add.u32 [%0], %1;", ""},
       {"atom.global.cas.b32 %0, [%1], %2, %3;", ""},
@@ -1373,3 +1376,34 @@ TEST(PtxClassify, CcclGeneratedHelpers) {
 }
 
 } // namespace
+
+TEST(PtxParse, DirectivesLabelsAndScopesAreRecorded) {
+  std::string Text = ".loc 1 5 3\n{\n.reg .pred p;\nL: @p bra L;\n"
+                     "{ M: bar.sync 0; }\n}\nN: ret;";
+  Program P = parse(Text);
+  ASSERT_EQ(P.Directives.size(), 2u);
+  EXPECT_EQ(P.Directives[0].Text, ".loc 1 5 3");
+  EXPECT_EQ(P.Directives[0].Offset, 0u);
+  EXPECT_EQ(P.Directives[1].Text, ".reg .pred p");
+  EXPECT_EQ(P.Directives[1].Offset, Text.find(".reg"));
+  EXPECT_EQ(P.Labels, (Strings{"L", "M", "N"}));
+  EXPECT_EQ(P.LabelOffsets,
+            (std::vector<unsigned>{unsigned(Text.find("L:")),
+                                   unsigned(Text.find("M:")),
+                                   unsigned(Text.find("N:"))}));
+  // Scope 0 is the text; 1 the outer braces; 2 the inner ones, inside 1.
+  EXPECT_EQ(P.ScopeParents, (std::vector<unsigned>{0, 0, 1}));
+  EXPECT_EQ(P.LabelScopes, (std::vector<unsigned>{1, 2, 0}));
+  ASSERT_EQ(P.Instructions.size(), 3u);
+  EXPECT_EQ(P.Instructions[0].Scope, 1u);
+  EXPECT_EQ(P.Instructions[1].Scope, 2u);
+  EXPECT_EQ(P.Instructions[2].Scope, 0u);
+}
+
+TEST(PtxParse, StrayCloserKeepsTheOutermostScope) {
+  Program P = parse("} } bar.sync 0; { fence.proxy.async; } } ret;");
+  ASSERT_EQ(P.Instructions.size(), 3u);
+  EXPECT_EQ(P.Instructions[0].Scope, 0u);
+  EXPECT_EQ(P.Instructions[1].Scope, 1u);
+  EXPECT_EQ(P.Instructions[2].Scope, 0u);
+}

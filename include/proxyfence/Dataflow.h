@@ -1,0 +1,114 @@
+//===- Dataflow.h - forward dataflow over clang's CFG ---------------------===//
+//
+// The CFG and the fixed-point solver every analysis of device functions
+// uses; each analysis supplies its own state, transfer and join.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_DATAFLOW_H
+#define PROXYFENCE_DATAFLOW_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Analysis/CFG.h"
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace proxyfence {
+
+/// Every sub-expression is its own element (each call and access is seen
+/// once, in evaluation order); trivially false edges are pruned; constructor
+/// initialisers are included.
+inline std::unique_ptr<clang::CFG> buildCFG(const clang::FunctionDecl *Fn,
+                                            clang::ASTContext &Ctx) {
+  clang::CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  BO.PruneTriviallyFalseEdges = true;
+  BO.AddInitializers = true;
+  return clang::CFG::buildCFG(Fn, Fn->getBody(), &Ctx, BO);
+}
+
+/// A dataflow state kept as a sorted vector without duplicates: restores
+/// that form after pushes.
+template <typename T> void normalize(std::vector<T> &S) {
+  std::sort(S.begin(), S.end());
+  S.erase(std::unique(S.begin(), S.end()), S.end());
+}
+
+/// Merges \p From into \p Into (both normalised); true when \p Into grew.
+template <typename T>
+bool join(std::vector<T> &Into, const std::vector<T> &From) {
+  size_t Before = Into.size();
+  std::vector<T> Out;
+  std::set_union(Into.begin(), Into.end(), From.begin(), From.end(),
+                 std::back_inserter(Out));
+  Into.swap(Out);
+  return Into.size() != Before;
+}
+
+/// Runs a forward dataflow to its fixed point and returns the state on entry
+/// to each block, by block ID (the exit block's is the state at the exit).
+/// \p Transfer(const Stmt *, StateT &) applies one statement element;
+/// \p Join(StateT &Into, const StateT &From) merges and says whether Into
+/// grew. Blocks are visited in reverse post-order, so loops settle quickly.
+template <typename StateT, typename TransferFn, typename JoinFn>
+std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
+                                 TransferFn Transfer, JoinFn Join) {
+  std::vector<const clang::CFGBlock *> Order;
+  std::vector<unsigned> Rank(G.getNumBlockIDs(), ~0u);
+  {
+    std::vector<bool> Seen(G.getNumBlockIDs());
+    std::vector<std::pair<const clang::CFGBlock *,
+                          clang::CFGBlock::const_succ_iterator>>
+        Stack;
+    Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
+    Seen[G.getEntry().getBlockID()] = true;
+    while (!Stack.empty()) {
+      auto &[B, It] = Stack.back();
+      if (It == B->succ_end()) {
+        Order.push_back(B);
+        Stack.pop_back();
+        continue;
+      }
+      const clang::CFGBlock *Succ = *It;
+      ++It;
+      if (Succ && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Stack.push_back({Succ, Succ->succ_begin()});
+      }
+    }
+    std::reverse(Order.begin(), Order.end());
+    for (unsigned I = 0; I < Order.size(); ++I)
+      Rank[Order[I]->getBlockID()] = I;
+  }
+
+  std::vector<StateT> In(G.getNumBlockIDs());
+  std::vector<bool> Reached(G.getNumBlockIDs());
+  In[G.getEntry().getBlockID()] = std::move(Entry);
+  Reached[G.getEntry().getBlockID()] = true;
+  std::set<unsigned> Work; // ranks
+  Work.insert(Rank[G.getEntry().getBlockID()]);
+  while (!Work.empty()) {
+    const clang::CFGBlock *B = Order[*Work.begin()];
+    Work.erase(Work.begin());
+    StateT S = In[B->getBlockID()];
+    for (const clang::CFGElement &E : *B)
+      if (auto CS = E.getAs<clang::CFGStmt>())
+        Transfer(CS->getStmt(), S);
+    for (const clang::CFGBlock *Succ : B->succs()) {
+      if (!Succ || Rank[Succ->getBlockID()] == ~0u)
+        continue;
+      unsigned Id = Succ->getBlockID();
+      bool Changed = Join(In[Id], S) || !Reached[Id];
+      Reached[Id] = true;
+      if (Changed)
+        Work.insert(Rank[Id]);
+    }
+  }
+  return In;
+}
+
+} // namespace proxyfence
+
+#endif

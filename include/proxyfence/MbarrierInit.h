@@ -1,0 +1,114 @@
+//===- MbarrierInit.h - mbarrier initialisation and its users -------------===//
+//
+// proxyfence-mbarrier-init. mbarrier.init is a generic-proxy write by one
+// thread. The other threads of the CTA see it after a CTA-wide barrier; the
+// other CTAs of a cluster (remote arrives through `mapa`, multicast TMA
+// loads, cta_group::2 commits) only after the initialising thread executes
+// fence.mbarrier_init.release.cluster and the cluster then synchronises
+// (a relaxed arrive + wait is enough after that fence; a release arrive +
+// wait is enough on its own). PTX ISA 9.7.12.15, proxy-fences.md section 3.
+//
+// A may-dataflow over clang's CFG carries, for each init, how far it is
+// published on some path (a few flags); a use of the barrier beyond that
+// reach is a finding. Events come from the shared EventExtractor. Callees
+// are summarised per incoming publication state, so wrappers around the
+// init, the fences and the cluster barriers are seen through.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_MBARRIERINIT_H
+#define PROXYFENCE_MBARRIERINIT_H
+
+#include "proxyfence/Events.h"
+#include "proxyfence/Fixes.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace proxyfence {
+
+enum class InitHazard {
+  Cluster,    // another CTA uses the barrier before the init is published
+  Cta,        // other threads use it before a CTA-wide barrier
+  ProxyFence, // strict mode: async proxy use without fence.proxy.async
+};
+
+struct InitFinding {
+  InitHazard Kind;
+  Event Init;
+  /// The uses that are too early, in the order found.
+  std::vector<Event> Uses;
+  /// A relaxed cluster arrive passed with no init fence before it.
+  std::optional<Event> Relaxed;
+  /// On every reported path: the init fence ran after the init...
+  bool Fenced = true;
+  /// ... and a cluster arrive + wait followed the init.
+  bool ClusterSynced = true;
+};
+
+/// One finding's fix: every edit it needs, or why there is none.
+struct InitFix {
+  bool Ok = false;
+  std::string Reason;
+  std::vector<PlannedFix> Edits;
+};
+
+class MbarrierAnalyzer {
+public:
+  /// \p RequireProxyFence: --mbarrier-init-proxy-fence=require.
+  MbarrierAnalyzer(clang::ASTContext &Ctx, EventExtractor &Events,
+                   bool RequireProxyFence);
+  ~MbarrierAnalyzer();
+
+  /// Analyses \p Fn (a definition) as a root: with nothing incoming.
+  void analyze(const clang::FunctionDecl *Fn);
+  /// Findings of every function analysed so far, one per hazard and init.
+  const std::vector<InitFinding> &findings() const { return Findings; }
+  /// Whether \p Fn or anything it calls executes a cluster barrier.
+  bool hasClusterBarrier(const clang::FunctionDecl *Fn);
+
+private:
+  struct Summary;
+  class Run;
+  friend class Run;
+  const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming);
+  void addFinding(InitHazard K, const Event &Init, const Event &Use,
+                  const std::optional<Event> &Relaxed, unsigned Flags);
+  /// Whether \p Use is executed only by the thread that executed \p Init:
+  /// both in one function, \p Use under (a copy of) the guard of \p Init.
+  bool sameThread(StmtRef Init, StmtRef Use);
+  const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
+
+  clang::ASTContext &Ctx;
+  EventExtractor &Events;
+  bool RequireProxyFence;
+  std::map<std::pair<const clang::FunctionDecl *, unsigned>,
+           std::unique_ptr<Summary>>
+      Summaries;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
+      ParentMaps;
+  std::vector<InitFinding> Findings;
+  std::map<std::tuple<unsigned, const clang::Stmt *, unsigned>, size_t>
+      FindingIndex;
+  std::set<std::tuple<size_t, const clang::Stmt *, unsigned>> UseKeys;
+};
+
+/// Plans the edits of each finding (result I fixes finding I): the init fence
+/// right after the last init of the initialising thread's block (after a loop
+/// of inits); a relaxed cluster arrive + wait, or `__syncthreads()`, after
+/// the init at a statement of the kernel body every thread reaches.
+std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
+                                   const std::vector<InitFinding> &Findings);
+
+/// The warning text of a finding, and the note for one of its uses.
+std::string initFindingMessage(const InitFinding &F);
+std::string initUseNote(const InitFinding &F, const Event &Use);
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,113 @@
+//===- Verify.h - recompile, check the PTX, run a harness -----------------===//
+//
+// `proxyfence --fix --verify` and `proxyfence verify` check fixed code in
+// three layers:
+//  1. compile with nvcc (the compiler of record) to PTX with line info; a
+//     fix that breaks compilation is rolled back;
+//  2. check the PTX (PtxCheck.h): every path from the instructions of a
+//     finding's generic access to its async operation passes a proxy fence;
+//     without known findings, the whole file's PTX is checked;
+//  3. run a user harness (--run) with a timeout; skipped, with a message,
+//     when no GPU is present.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_VERIFY_H
+#define PROXYFENCE_VERIFY_H
+
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+}
+
+namespace proxyfence {
+
+struct DriverOptions;
+struct Finding;
+struct InitFinding;
+
+struct VerifyOptions {
+  bool Enabled = false;      // --verify (with --fix)
+  std::string Run;           // --run: harness command, run through /bin/sh
+  unsigned RunTimeout = 300; // --run-timeout, seconds
+};
+
+/// Where a statement is written: file and byte range (expansion locations).
+struct SourceSpan {
+  std::string File;
+  unsigned Begin = 0, End = 0;
+};
+
+/// What verification needs of one finding of the source analysis.
+struct VerifySite {
+  enum KindTy {
+    Proxy,       // a proxy rule: access -> async operation
+    InitCluster, // mbarrier-init: init -> use by another CTA
+    InitCta,     // mbarrier-init: init -> use by other threads of the CTA
+    InitAsync,   // mbarrier-init, strict: init -> async-proxy use
+  };
+  KindTy Kind = Proxy;
+  std::string Rule;
+  /// Findings reported as one warning share it (as in Output.cpp).
+  std::string Group;
+  /// The statements of the access and of the async operation in the
+  /// analysed function, and where each is written (inside a callee). For
+  /// mbarrier-init: the init and one of its uses.
+  SourceSpan Access, AccessOp, Async, AsyncOp;
+  bool Fixed = false; // a fix was planned for it
+};
+
+VerifySite makeVerifySite(const clang::SourceManager &SM, const Finding &F,
+                          bool Fixed);
+/// One site per use of an mbarrier-init finding, all in one group.
+void addInitVerifySites(std::vector<VerifySite> &Sites,
+                        const clang::SourceManager &SM, const InitFinding &F,
+                        bool Fixed);
+
+/// Shifts the offsets of \p Sites in \p File by \p Shift (the driver
+/// re-analyses patched text).
+template <typename ShiftFn>
+void shiftSites(std::vector<VerifySite> &Sites, llvm::StringRef File,
+                ShiftFn Shift) {
+  for (VerifySite &S : Sites)
+    for (SourceSpan *Sp : {&S.Access, &S.AccessOp, &S.Async, &S.AsyncOp})
+      if (Sp->File == File) {
+        Sp->Begin = Shift(Sp->Begin);
+        Sp->End = Shift(Sp->End);
+      }
+}
+
+/// One translation unit to verify after --fix.
+struct VerifyUnit {
+  std::string File;                 // absolute path
+  std::string Name;                 // as given on the command line
+  std::vector<std::string> Command; // its compile command, argv[0] first
+  std::vector<VerifySite> Sites;    // findings before fixing
+  /// Files rewritten for this unit: their text before, and the edits
+  /// written (offsets in that text).
+  std::map<std::string, std::string> Originals;
+  std::map<std::string, clang::tooling::Replacements> Edits;
+};
+
+struct VerifyTotals {
+  unsigned RolledBack = 0; // findings whose fix was undone
+  bool Failed = false;     // some layer failed
+};
+
+/// Layers 1-3 after --fix has written \p Units' edits.
+VerifyTotals verifyFixes(const std::vector<VerifyUnit> &Units,
+                         const DriverOptions &Opts, llvm::raw_ostream &Out,
+                         llvm::raw_ostream &Err);
+
+/// `proxyfence verify FILE...`: exit 0 verified, 1 a layer failed, 2 bad
+/// input.
+int runVerifyCommand(const DriverOptions &Opts, llvm::raw_ostream &Out,
+                     llvm::raw_ostream &Err);
+
+} // namespace proxyfence
+
+#endif
