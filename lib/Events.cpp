@@ -34,6 +34,8 @@ std::string opcodeLabel(const ptx::Instruction &I) {
   return L;
 }
 
+} // namespace
+
 Event eventOf(const ptx::Effect &Eff, StmtRef At, SourceLocation Loc,
               std::string What) {
   Event Ev;
@@ -49,6 +51,8 @@ Event eventOf(const ptx::Effect &Eff, StmtRef At, SourceLocation Loc,
   Ev.What = std::move(What);
   return Ev;
 }
+
+namespace {
 
 Event cxxAccess(EffectKind K, AliasSet M, const Expr *E,
                 const FunctionDecl *Fn) {

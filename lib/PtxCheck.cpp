@@ -13,17 +13,9 @@
 namespace proxyfence {
 
 Event ptxEvent(const ptx::Instruction &I, const ptx::Effect &E) {
-  Event Ev;
-  Ev.Kind = E.Kind;
-  Ev.Op = E.Op;
-  Ev.Scope = E.Scope;
-  Ev.Space = E.Space;
-  Ev.ArriveOnly = E.ArriveOnly;
-  Ev.Relaxed = E.Relaxed;
-  Ev.CrossCta = E.CrossCta;
+  Event Ev = eventOf(E, {}, {}, I.Opcode);
   // Registers say nothing about which shared memory: any may alias.
   Ev.Mem = AliasSet::unknown();
-  Ev.What = I.Opcode;
   return Ev;
 }
 

@@ -109,6 +109,10 @@ private:
 
 /// "TMA store", "bulk store", "wgmma", ... for messages.
 const char *asyncOpName(AsyncOp Op);
+/// The event of one classified PTX effect, performed at \p At / \p Loc.
+/// Memory is left for the caller to resolve.
+Event eventOf(const ptx::Effect &Eff, StmtRef At, clang::SourceLocation Loc,
+              std::string What);
 /// Whether a proxy fence of this space orders shared-memory accesses.
 inline bool fenceCoversShared(FenceSpace S) { return S != FenceSpace::Global; }
 /// Events that hand data from one thread to another (where writers fence).
