@@ -280,13 +280,6 @@ private:
   const std::set<std::string> &Reported;
 };
 
-std::string absolute(llvm::StringRef P) {
-  llvm::SmallString<256> S(P);
-  llvm::sys::fs::make_absolute(S);
-  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
-  return std::string(S);
-}
-
 /// A clear reason why \p Path cannot be analysed, or empty.
 std::string checkInputFile(llvm::StringRef Path) {
   llvm::sys::fs::file_status St;
@@ -421,6 +414,58 @@ static void unpatchOffsets(FileResult &R, llvm::StringRef File,
   }
 }
 
+std::string absolutePath(llvm::StringRef P) {
+  llvm::SmallString<256> S(P);
+  llvm::sys::fs::make_absolute(S);
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
+  return std::string(S);
+}
+
+std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
+                                        std::string &Why) {
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  if (!Opts.BuildPath.empty()) {
+    std::string Msg;
+    DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
+    if (!DB) {
+      // One line: the loaders' reasons come one per line.
+      std::string Reason = llvm::StringRef(Msg).trim().str();
+      std::replace(Reason.begin(), Reason.end(), '\n', ' ');
+      Why = "cannot load a compilation database from '" + Opts.BuildPath +
+            "': " + Reason;
+      return {};
+    }
+  }
+  std::vector<InputCommand> Jobs;
+  for (const std::string &F : Opts.Files) {
+    Why = checkInputFile(F);
+    if (!Why.empty())
+      return {};
+    std::string Abs = absolutePath(F);
+    std::vector<std::string> Cmd{"clang++"};
+    if (DB) {
+      std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(Abs);
+      // A command guessed from another file's (clang's interpolation for
+      // files the database does not list) is not the file's own.
+      llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
+        return !C.Heuristic.empty();
+      });
+      if (CCs.empty()) {
+        Why = "'" + F + "' is not in the compilation database in '" +
+              Opts.BuildPath + "'";
+        return {};
+      }
+      Cmd = CCs.front().CommandLine;
+      // Relative -I paths in the database are relative to its directory.
+      if (!CCs.front().Directory.empty())
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
+    }
+    Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+    Jobs.push_back({Abs, Cmd});
+  }
+  return Jobs;
+}
+
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err) {
   auto fail = [&](const std::string &Msg) {
@@ -437,45 +482,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     return fail("no CUDA installation at '" + Opts.CudaPath +
                 "' (include/cuda.h not found); use --cuda-path");
 
-  std::unique_ptr<tooling::CompilationDatabase> DB;
-  if (!Opts.BuildPath.empty()) {
-    std::string Msg;
-    DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
-    if (!DB) {
-      // One line: the loaders' reasons come one per line.
-      std::string Why = llvm::StringRef(Msg).trim().str();
-      std::replace(Why.begin(), Why.end(), '\n', ' ');
-      return fail("cannot load a compilation database from '" +
-                  Opts.BuildPath + "': " + Why);
-    }
-  }
-
   // Every input is checked before anything is analysed or written.
-  std::vector<std::pair<std::string, std::vector<std::string>>> Jobs;
-  for (const std::string &F : Opts.Files) {
-    std::string Why = checkInputFile(F);
-    if (!Why.empty())
-      return fail(Why);
-    std::string Abs = absolute(F);
-    std::vector<std::string> Cmd{"clang++"};
-    if (DB) {
-      std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(Abs);
-      // A command guessed from another file's (clang's interpolation for
-      // files the database does not list) is not the file's own.
-      llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
-        return !C.Heuristic.empty();
-      });
-      if (CCs.empty())
-        return fail("'" + F + "' is not in the compilation database in '" +
-                    Opts.BuildPath + "'");
-      Cmd = CCs.front().CommandLine;
-      // Relative -I paths in the database are relative to its directory.
-      if (!CCs.front().Directory.empty())
-        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
-    }
-    Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
-    Jobs.push_back({Abs, Cmd});
-  }
+  std::string Why;
+  std::vector<InputCommand> Jobs = inputCommands(Opts, Why);
+  if (!Why.empty())
+    return fail(Why);
 
   if (Opts.PrintCommands) {
     // The exact front-end command, for reproducing a parse (and bench/).

@@ -6,7 +6,6 @@
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/PtxCheck.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -30,19 +29,12 @@ namespace proxyfence {
 
 namespace {
 
-std::string absolute(StringRef P) {
-  llvm::SmallString<256> S(P);
-  llvm::sys::fs::make_absolute(S);
-  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
-  return std::string(S);
-}
-
 /// The path with symlinks resolved, to compare clang's and nvcc's spellings
 /// of a file (`/usr/local/cuda/bin/../targets/...`).
 std::string realPath(StringRef P) {
   llvm::SmallString<256> Out;
   if (llvm::sys::fs::real_path(P, Out))
-    return absolute(P);
+    return absolutePath(P);
   return std::string(Out);
 }
 
@@ -862,7 +854,7 @@ static SourceSpan spanOf(const SourceManager &SM, SourceRange R) {
   SourceLocation E = SM.getExpansionLoc(R.getEnd());
   if (B.isInvalid() || !B.isFileID())
     return S;
-  S.File = absolute(SM.getFilename(B));
+  S.File = absolutePath(SM.getFilename(B));
   S.Begin = S.End = SM.getFileOffset(B);
   if (E.isValid() && SM.getFileID(E) == SM.getFileID(B))
     S.End = std::max(S.Begin, SM.getFileOffset(E));
@@ -957,37 +949,16 @@ int runVerifyCommand(const DriverOptions &Opts, llvm::raw_ostream &Out,
   if (cudaTool(Opts, "nvcc").empty())
     return fail("nvcc not found (in '" + Opts.CudaPath +
                 "/bin' or PATH); verification compiles with nvcc");
-  std::unique_ptr<tooling::CompilationDatabase> DB;
-  if (!Opts.BuildPath.empty()) {
-    std::string Msg;
-    DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
-    if (!DB)
-      return fail("cannot load a compilation database from '" + Opts.BuildPath +
-                  "': " + StringRef(Msg).trim().str());
-  }
+  std::string Why;
+  std::vector<InputCommand> Inputs = inputCommands(Opts, Why);
+  if (!Why.empty())
+    return fail(Why);
   std::vector<VerifyUnit> Units;
-  for (const std::string &F : Opts.Files) {
-    if (!llvm::sys::fs::is_regular_file(F))
-      return fail("cannot read '" + F + "': not a regular file");
+  for (size_t I = 0; I < Inputs.size(); ++I) {
     VerifyUnit U;
-    U.File = absolute(F);
-    U.Name = F;
-    U.Command = {"clang++"};
-    if (DB) {
-      std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(U.File);
-      llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
-        return !C.Heuristic.empty();
-      });
-      if (CCs.empty())
-        return fail("'" + F + "' is not in the compilation database in '" +
-                    Opts.BuildPath + "'");
-      U.Command = CCs.front().CommandLine;
-      if (!CCs.front().Directory.empty())
-        U.Command.insert(U.Command.begin() + 1,
-                         "-working-directory=" + CCs.front().Directory);
-    }
-    U.Command.insert(U.Command.end(), Opts.ExtraArgs.begin(),
-                     Opts.ExtraArgs.end());
+    U.File = Inputs[I].first;
+    U.Name = Opts.Files[I];
+    U.Command = std::move(Inputs[I].second);
     Units.push_back(std::move(U));
   }
   VerifyTotals T = verifyFixes(Units, Opts, Out, Err);

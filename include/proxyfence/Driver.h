@@ -33,6 +33,19 @@ struct DriverOptions {
 /// Exit status: 0 nothing left to report, 1 findings remain, 2 bad input.
 enum ExitCode { ExitClean = 0, ExitFindings = 1, ExitInputError = 2 };
 
+/// An input file (absolute path) and the compile command it is parsed with.
+using InputCommand = std::pair<std::string, std::vector<std::string>>;
+
+/// The command of each input: its own entry in the compilation database of
+/// Opts.BuildPath (never one clang guessed from another file), else
+/// `clang++`, plus the `--` arguments. Every input is checked first; on a
+/// bad one, returns nothing and sets \p Why to a one-line reason.
+std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
+                                        std::string &Why);
+
+/// \p P made absolute, with `.` and `..` removed.
+std::string absolutePath(llvm::StringRef P);
+
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 
