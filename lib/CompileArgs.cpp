@@ -205,10 +205,11 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   return Out;
 }
 
-std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
-                                        StringRef File,
-                                        const DeviceOptions &Opts,
-                                        StringRef Output) {
+/// nvcc's command for \p File: PTX with line info, or an executable.
+static std::vector<std::string> nvccCommand(const std::vector<std::string> &Cmd,
+                                            StringRef File,
+                                            const DeviceOptions &Opts,
+                                            StringRef Output, bool Executable) {
   llvm::SmallString<256> Nvcc(Opts.CudaPath);
   llvm::sys::path::append(Nvcc, "bin", "nvcc");
   std::vector<std::string> Out{std::string(Nvcc)};
@@ -278,11 +279,27 @@ std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
   std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
   if (Arch.empty() || !isKnownArch(Arch))
     Arch = "sm_90a";
-  Out.insert(Out.end(),
-             {"-ptx", "-lineinfo", "-gencode",
-              "arch=compute_" + Arch.substr(3) + ",code=" + Arch, "-o",
-              Output.str(), "-x", "cu", File.str()});
+  if (Executable)
+    Out.push_back("-O3");
+  else
+    Out.push_back("-ptx");
+  Out.insert(Out.end(), {"-lineinfo", "-gencode",
+                         "arch=compute_" + Arch.substr(3) + ",code=" + Arch,
+                         "-o", Output.str(), "-x", "cu", File.str()});
   return Out;
+}
+
+std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
+                                        StringRef File,
+                                        const DeviceOptions &Opts,
+                                        StringRef Output) {
+  return nvccCommand(Cmd, File, Opts, Output, /*Executable=*/false);
+}
+
+std::vector<std::string>
+nvccExecutableCommand(const std::vector<std::string> &Cmd, StringRef File,
+                      const DeviceOptions &Opts, StringRef Output) {
+  return nvccCommand(Cmd, File, Opts, Output, /*Executable=*/true);
 }
 
 } // namespace proxyfence

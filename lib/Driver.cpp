@@ -623,6 +623,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 
   Remaining = Findings;
   if (Opts.Fix) {
+    std::optional<HarnessRun> Baseline;
+    if (!Edits.empty())
+      Baseline = runBaseline(Opts, Err);
     std::set<std::string> Failed;
     for (auto &[Path, Repls] : Edits) {
       auto Orig = Originals.find(Path);
@@ -669,7 +672,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           }
         Units.push_back(std::move(U));
       }
-      VerifyTotals T = verifyFixes(Units, Opts, Out, Err);
+      VerifyTotals T =
+          verifyFixes(Units, Opts, Out, Err, Baseline ? &*Baseline : nullptr);
       T.RolledBack = std::min(T.RolledBack, Fixed);
       Fixed -= T.RolledBack;
       Remaining += T.RolledBack;

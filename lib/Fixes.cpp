@@ -386,13 +386,6 @@ static unsigned afterLastInclude(llvm::StringRef Text) {
   return Lines.empty() ? 0 : Lines.back().second;
 }
 
-static bool includes(llvm::StringRef Text, llvm::StringRef Header) {
-  for (const auto &[Target, End] : includeLines(Text))
-    if (Target.starts_with(Header))
-      return true;
-  return false;
-}
-
 void FixPlanner::addReplacements(
     const std::vector<PlannedFix> &Fixes,
     std::map<std::string, tooling::Replacements> &Out) {

@@ -3,6 +3,7 @@
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
 #include "proxyfence/Driver.h"
+#include "proxyfence/Harness.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/PtxCheck.h"
 #include "clang/Basic/SourceManager.h"
@@ -97,118 +98,22 @@ std::string excerpt(StringRef Log, unsigned MaxLines = 20) {
 }
 
 //===----------------------------------------------------------------------===//
-// Layer 3: the harness
+// Layer 3: the harness (Harness.h)
 //===----------------------------------------------------------------------===//
 
-struct ShellResult {
-  bool Started = false;
-  bool TimedOut = false;
-  int ExitCode = -1; // when it exited
-  int Signal = 0;    // when a signal ended it
-  double Seconds = 0;
-};
-
-/// Runs \p Cmd through /bin/sh in its own process group; past \p Timeout
-/// seconds the whole group is killed (a harness's children too).
-ShellResult runShell(const std::string &Cmd, unsigned Timeout, bool Silent) {
-  using Clock = std::chrono::steady_clock;
-  llvm::outs().flush();
-  llvm::errs().flush();
-  ShellResult R;
-  auto Start = Clock::now();
-  pid_t Pid = fork();
-  if (Pid < 0)
-    return R;
-  if (Pid == 0) {
-    setpgid(0, 0);
-    if (Silent) {
-      int Null = open("/dev/null", O_RDWR);
-      dup2(Null, 0);
-      dup2(Null, 1);
-      dup2(Null, 2);
-    }
-    execl("/bin/sh", "sh", "-c", Cmd.c_str(), static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  setpgid(Pid, Pid); // also here: the child may not have run yet
-  R.Started = true;
-  auto Deadline = Start + std::chrono::seconds(Timeout);
-  int Status = 0;
-  while (true) {
-    pid_t W = waitpid(Pid, &Status, WNOHANG);
-    if (W == Pid || (W < 0 && errno != EINTR))
-      break;
-    if (Clock::now() >= Deadline) {
-      R.TimedOut = true;
-      kill(-Pid, SIGTERM);
-      auto Grace = Clock::now() + std::chrono::seconds(2);
-      while (waitpid(Pid, &Status, WNOHANG) == 0 && Clock::now() < Grace)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      kill(-Pid, SIGKILL); // whatever is left of the group
-      waitpid(Pid, &Status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  R.Seconds = std::chrono::duration<double>(Clock::now() - Start).count();
-  if (!R.TimedOut) {
-    if (WIFEXITED(Status))
-      R.ExitCode = WEXITSTATUS(Status);
-    else if (WIFSIGNALED(Status))
-      R.Signal = WTERMSIG(Status);
-  }
-  return R;
-}
-
-/// `nvidia-smi -L`, or the command in PROXYFENCE_GPU_PROBE: exit 0 means a
-/// GPU is present.
-bool gpuPresent() {
-  const char *Probe = std::getenv("PROXYFENCE_GPU_PROBE");
-  ShellResult R = runShell(Probe && *Probe ? Probe : "nvidia-smi -L",
-                           /*Timeout=*/30, /*Silent=*/true);
-  return R.Started && !R.TimedOut && R.ExitCode == 0;
-}
-
-/// Returns false when the harness failed or timed out.
-bool runStep(const VerifyOptions &V, llvm::raw_ostream &Err) {
-  if (!gpuPresent()) {
-    Err << "proxyfence: verify: no GPU present; run step skipped (compile "
-           "and PTX checks still ran)\n";
-    return true;
-  }
-  Err << "proxyfence: verify: running '" << V.Run << "' (timeout "
-      << V.RunTimeout << " s)\n";
+/// The fixed code's harness run against the original's, when there is one.
+/// \p Shown names the harness in messages.
+bool runAndCompare(const std::string &Cmd, const std::string &Shown,
+                   llvm::StringRef Name, const HarnessRun *Original,
+                   unsigned Timeout, llvm::raw_ostream &Err) {
+  Err << "proxyfence: verify: running '" << Shown << "' (timeout " << Timeout
+      << " s)\n";
   Err.flush();
-  ShellResult R = runShell(V.Run, V.RunTimeout, /*Silent=*/false);
-  char Secs[32];
-  snprintf(Secs, sizeof(Secs), "%.1f s", R.Seconds);
-  if (!R.Started) {
-    Err << "proxyfence: verify: run FAILED: cannot start /bin/sh\n";
-    return false;
-  }
-  if (R.TimedOut) {
-    Err << "proxyfence: verify: run TIMEOUT after " << V.RunTimeout
-        << " s (process group killed): " << V.Run << "\n";
-    return false;
-  }
-  if (R.Signal) {
-    Err << "proxyfence: verify: run FAILED (killed by signal " << R.Signal
-        << ", " << Secs << "): " << V.Run << "\n";
-    return false;
-  }
-  if (R.ExitCode == 77) { // the automake convention, as in examples/
-    Err << "proxyfence: verify: run skipped by the harness (exit 77, " << Secs
-        << "): " << V.Run << "\n";
-    return true;
-  }
-  if (R.ExitCode != 0) {
-    Err << "proxyfence: verify: run FAILED (exit " << R.ExitCode << ", " << Secs
-        << "): " << V.Run << "\n";
-    return false;
-  }
-  Err << "proxyfence: verify: run passed (exit 0, " << Secs << "): " << V.Run
-      << "\n";
-  return true;
+  HarnessRun Fixed = runHarness(Cmd, Timeout);
+  reportRun(Err, Original ? "fixed: " : "", Shown, Timeout, Fixed);
+  if (Original)
+    reportComparison(Err, Name, *Original, Fixed);
+  return Fixed.ok();
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,7 +366,9 @@ public:
   /// Findings whose fix was undone.
   unsigned RolledBack = 0;
 
-  bool run() {
+  /// Layers 1 and 2; then, with \p OwnHarness, layer 3 on the file's own
+  /// harness if it has one.
+  bool run(bool OwnHarness) {
     if (std::error_code EC =
             llvm::sys::fs::createUniqueDirectory("proxyfence-verify", Dir)) {
       err() << "proxyfence: verify: error: cannot create a temporary "
@@ -469,6 +376,8 @@ public:
       return false;
     }
     bool Ok = verify();
+    if (Ok && OwnHarness)
+      Ok = runOwnHarness();
     if (Keep)
       err() << "proxyfence: verify: " << U.Name << ": PTX kept at " << PtxPath
             << "\n";
@@ -540,6 +449,79 @@ private:
     if (Ok)
       Out << Verdict;
     return Ok;
+  }
+
+  /// Builds \p Src into an executable in the temporary directory; empty
+  /// when it does not build. \p NoMain: it failed only for want of main().
+  std::string buildExecutable(StringRef Src, StringRef Tag,
+                              StringRef IncludeDir, bool &NoMain) {
+    llvm::SmallString<256> Exe(Dir), Log(Dir);
+    llvm::sys::path::append(Exe, Tag);
+    llvm::sys::path::append(Log, Tag + ".build.log");
+    DeviceOptions DO{Opts.Arch, Opts.CudaPath};
+    std::vector<std::string> Cmd = nvccExecutableCommand(U.Command, Src, DO, Exe);
+    Cmd[0] = T.Nvcc;
+    if (!IncludeDir.empty()) // the copy's quoted includes: the original's dir
+      Cmd.insert(Cmd.begin() + 1, {"-I", IncludeDir.str()});
+    std::string Why;
+    int RC = runTool(Cmd, Log, Why);
+    if (RC == 0)
+      return std::string(Exe);
+    std::string Text = readFile(Log) + Why;
+    NoMain = StringRef(Text).contains("undefined reference to `main'");
+    if (!NoMain)
+      err() << "proxyfence: verify: " << U.Name
+            << (Tag == "fixed" ? ": FAILED: the fixed" : ": the original")
+            << " harness does not build with nvcc for " << Arch << ":\n"
+            << excerpt(Text);
+    return "";
+  }
+
+  /// A file with a main() carries its own harness: build and run the fixed
+  /// file and, when this run rewrote it, the original, and compare them.
+  bool runOwnHarness() {
+    bool NoMain = false;
+    std::string Fixed = buildExecutable(U.File, "fixed", "", NoMain);
+    if (NoMain) {
+      err() << "proxyfence: verify: " << U.Name << ": no harness to run (the "
+            << "file has no main()); give one with --run\n";
+      return true;
+    }
+    if (Fixed.empty())
+      return false;
+    unsigned Timeout = Opts.Verify.RunTimeout;
+    std::optional<HarnessRun> Original;
+    auto Text = U.Originals.find(U.File);
+    bool OnlyThisFile = llvm::all_of(U.Edits, [&](const auto &E) {
+      return E.first == U.File || E.second.empty();
+    });
+    if (Text != U.Originals.end() && !OnlyThisFile)
+      err() << "proxyfence: verify: " << U.Name << ": no run of the original: "
+            << "the fixes also changed headers it includes\n";
+    if (Text != U.Originals.end() && OnlyThisFile) {
+      llvm::SmallString<256> Copy(Dir);
+      llvm::sys::path::append(Copy, "src");
+      llvm::sys::fs::create_directory(Copy);
+      llvm::sys::path::append(Copy, llvm::sys::path::filename(U.File));
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Copy, EC);
+      OS << Text->second;
+      OS.close();
+      std::string Exe =
+          EC ? "" : buildExecutable(Copy, "original", 
+                                    llvm::sys::path::parent_path(U.File), NoMain);
+      if (!Exe.empty()) {
+        std::string Shown = U.Name + " (main(), original)";
+        err() << "proxyfence: verify: running '" << Shown << "' (timeout "
+              << Timeout << " s)\n";
+        Original = runHarness(Exe, Timeout);
+        reportRun(err(), "original: ", Shown, Timeout, *Original);
+      }
+    }
+    return runAndCompare(Fixed, U.Name + " (main()" +
+                                    (Original ? ", fixed)" : ")"),
+                         U.Name, Original ? &*Original : nullptr, Timeout,
+                         err());
   }
 
   void rollBack() {
@@ -901,9 +883,22 @@ void addInitVerifySites(std::vector<VerifySite> &Sites, const SourceManager &SM,
   }
 }
 
+std::optional<HarnessRun> runBaseline(const DriverOptions &Opts,
+                                      llvm::raw_ostream &Err) {
+  const VerifyOptions &V = Opts.Verify;
+  if (!V.Enabled || V.Run.empty() || !gpuPresent())
+    return std::nullopt;
+  Err << "proxyfence: verify: running '" << V.Run << "' on the original code, "
+      << "before the fixes are written (timeout " << V.RunTimeout << " s)\n";
+  Err.flush();
+  HarnessRun R = runHarness(V.Run, V.RunTimeout);
+  reportRun(Err, "original: ", V.Run, V.RunTimeout, R);
+  return R;
+}
+
 VerifyTotals verifyFixes(const std::vector<VerifyUnit> &Units,
                          const DriverOptions &Opts, llvm::raw_ostream &Out,
-                         llvm::raw_ostream &Err) {
+                         llvm::raw_ostream &Err, const HarnessRun *Baseline) {
   auto err = [&]() -> llvm::raw_ostream & {
     Out.flush();
     return Err;
@@ -917,19 +912,23 @@ VerifyTotals verifyFixes(const std::vector<VerifyUnit> &Units,
     Totals.Failed = true;
     return Totals;
   }
+  const std::string &Run = Opts.Verify.Run;
+  bool Gpu = gpuPresent();
   for (const VerifyUnit &U : Units) {
     UnitVerifier V(U, Opts, T, Out, Err);
-    Totals.Failed |= !V.run();
+    Totals.Failed |= !V.run(/*OwnHarness=*/Gpu && Run.empty());
     Totals.RolledBack += V.RolledBack;
     Out.flush();
   }
-  if (!Opts.Verify.Run.empty()) {
-    if (Totals.Failed)
-      err() << "proxyfence: verify: run step not attempted: compile or PTX "
-               "check failed\n";
-    else
-      Totals.Failed |= !runStep(Opts.Verify, err());
-  }
+  if (!Run.empty() && Totals.Failed)
+    err() << "proxyfence: verify: run step not attempted: compile or PTX "
+             "check failed\n";
+  else if (!Gpu)
+    err() << "proxyfence: verify: no GPU present; run step skipped (compile "
+             "and PTX checks still ran)\n";
+  else if (!Run.empty())
+    Totals.Failed |= !runAndCompare(Run, Run, "harness", Baseline,
+                                    Opts.Verify.RunTimeout, err());
   return Totals;
 }
 

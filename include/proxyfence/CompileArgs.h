@@ -39,6 +39,12 @@ std::vector<std::string> nvccPtxCommand(const std::vector<std::string> &Cmd,
                                         const DeviceOptions &Opts,
                                         llvm::StringRef Output);
 
+/// The same flags, building \p File into the executable \p Output (a file
+/// that carries its own harness: a main() that launches the kernels).
+std::vector<std::string>
+nvccExecutableCommand(const std::vector<std::string> &Cmd, llvm::StringRef File,
+                      const DeviceOptions &Opts, llvm::StringRef Output);
+
 /// The architecture a command targets (-arch=sm_90a, -gencode ...,
 /// --cuda-gpu-arch=...), normalised to sm_XX[a]; empty when none.
 std::string archOfCommand(const std::vector<std::string> &Cmd);

@@ -7,13 +7,15 @@
 //  2. check the PTX (PtxCheck.h): every path from the instructions of a
 //     finding's generic access to its async operation passes a proxy fence;
 //     without known findings, the whole file's PTX is checked;
-//  3. run a user harness (--run) with a timeout; skipped, with a message,
-//     when no GPU is present.
+//  3. run a harness (--run, else the file's own main()) on the original and
+//     the fixed code with a timeout and compare results and time per run;
+//     skipped, with a message, when no GPU is present.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_VERIFY_H
 #define PROXYFENCE_VERIFY_H
 
+#include "proxyfence/Harness.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
@@ -98,10 +100,19 @@ struct VerifyTotals {
   bool Failed = false;     // some layer failed
 };
 
-/// Layers 1-3 after --fix has written \p Units' edits.
+/// --fix --verify --run: the harness on the original code, run before the
+/// fixes are written, to compare with the fixed code's run; nothing when
+/// there is no --run or no GPU.
+std::optional<HarnessRun> runBaseline(const DriverOptions &Opts,
+                                      llvm::raw_ostream &Err);
+
+/// Layers 1-3 after --fix has written \p Units' edits. Layer 3 runs --run
+/// (compared with \p Baseline), else each file's own harness (a main()),
+/// built from the original and the fixed text.
 VerifyTotals verifyFixes(const std::vector<VerifyUnit> &Units,
                          const DriverOptions &Opts, llvm::raw_ostream &Out,
-                         llvm::raw_ostream &Err);
+                         llvm::raw_ostream &Err,
+                         const HarnessRun *Baseline = nullptr);
 
 /// `proxyfence verify FILE...`: exit 0 verified, 1 a layer failed, 2 bad
 /// input.
