@@ -1,6 +1,9 @@
 //===- CompileArgs.cpp - compile commands for the CUDA device side ---------===//
 #include "proxyfence/CompileArgs.h"
 #include "clang/Basic/OffloadArch.h"
+#include "clang/Basic/Version.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -70,6 +73,23 @@ std::string archOfCommand(const std::vector<std::string> &Cmd) {
       return N;
   }
   return "";
+}
+
+/// Clang's own headers shipped beside a relocated binary (a static build
+/// copied to a machine without LLVM 22): <bin>/../lib/clang/<major>. Clang
+/// would look for them relative to "clang++", not to this program.
+static std::string bundledResourceDir() {
+  static const std::string Dir = [] {
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(
+            nullptr, reinterpret_cast<void *>(&bundledResourceDir)))));
+    llvm::sys::path::append(P, "lib", "clang", CLANG_VERSION_MAJOR_STRING);
+    llvm::SmallString<256> Wrapper(P);
+    llvm::sys::path::append(Wrapper, "include",
+                            "__clang_cuda_runtime_wrapper.h");
+    return llvm::sys::fs::exists(Wrapper) ? std::string(P) : std::string();
+  }();
+  return Dir;
 }
 
 std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
@@ -195,6 +215,10 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   // Cooperative groups offer this_cluster() only to nvcc unless told that
   // the cluster intrinsics exist, which clang's CUDA headers define.
   Out.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
+  std::string Resources = bundledResourceDir();
+  if (!Resources.empty() &&
+      llvm::none_of(Cmd, [](StringRef A) { return A.starts_with("-resource-dir"); }))
+    Out.push_back("-resource-dir=" + Resources);
   Out.push_back("-ferror-limit=0");
   // Front-end errors are summarised by the driver; no "N errors generated".
   Out.push_back("-fno-caret-diagnostics");

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what proxyfence needs (Debian packages only) and builds it.
-# Usage: scripts/setup.sh [build-dir]   (default: build)
+# Usage: scripts/setup.sh [build-dir [cmake options...]]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
+shift || true
 
 PKGS=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
       cmake ninja-build libgtest-dev python3)
@@ -22,6 +23,6 @@ if [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDA_PATH:-}" ]; then
 fi
 
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  ${CUDA_PATH:+-DPF_CUDA_PATH="$CUDA_PATH"} >/dev/null
+  ${CUDA_PATH:+-DPF_CUDA_PATH="$CUDA_PATH"} "$@" >/dev/null
 # Two jobs: the CI machine has 2 cores and clang's headers are heavy.
 ninja -C "$BUILD" -j "$(nproc)"
