@@ -2,6 +2,7 @@
 #include "proxyfence/Driver.h"
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
+#include "proxyfence/Config.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
@@ -176,6 +177,7 @@ public:
     RootCollector RC(SM, Editable);
     RC.TraverseDecl(Ctx.getTranslationUnitDecl());
     Analyzer A(Ctx, Rules);
+    A.events().setUserVocabulary(&Opts.Vocabulary);
     for (const FunctionDecl *FD : RC.Roots)
       A.analyze(FD);
     R.Stats = A.stats();
@@ -487,11 +489,17 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   std::vector<InputCommand> Jobs = inputCommands(Opts, Why);
   if (!Why.empty())
     return fail(Why);
+  // Each input's options: its .proxyfence.yaml under the command line.
+  std::vector<DriverOptions> FileOpts = optionsPerInput(Opts, Jobs, Why);
+  if (!Why.empty())
+    return fail(Why);
 
   if (Opts.PrintCommands) {
     // The exact front-end command, for reproducing a parse (and bench/).
-    for (const auto &[File, Cmd] : Jobs) {
-      for (const std::string &A : deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath}))
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      const auto &[File, Cmd] = Jobs[I];
+      for (const std::string &A :
+           deviceCommand(Cmd, File, {FileOpts[I].Arch, Opts.CudaPath}))
         Out << llvm::sys::path::convert_to_slash(A) << '\0';
       Out << '\n';
     }
@@ -507,7 +515,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     FileResult &R = Results[I];
     R.File = File;
     FrontEndErrors Errors;
-    bool Ran = analyseFile(Opts, Cmd, File, nullptr, Reported, R, Errors);
+    bool Ran =
+        analyseFile(FileOpts[I], Cmd, File, nullptr, Reported, R, Errors);
     if (Ran && !Errors.AsmEscapes.empty()) {
       // clang rejects `%laneid` where nvcc accepts it; double the escapes and
       // analyse again so those asm statements are still read.
@@ -533,7 +542,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         Second.File = File;
         FrontEndErrors Ignored;
         if (!Inserted.empty() &&
-            analyseFile(Opts, Cmd, File, &Patched, Reported, Second, Ignored)) {
+            analyseFile(FileOpts[I], Cmd, File, &Patched, Reported, Second,
+                        Ignored)) {
           unpatchOffsets(Second, File, Inserted);
           // Edits must apply to the text on disk, not the patched one.
           Second.Originals[File] = Text;
@@ -664,6 +674,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         U.Name = Opts.Files[I];
         U.Command = Jobs[I].second;
         U.Sites = Results[I].Sites;
+        U.Options = &FileOpts[I];
         // What was written to each file, so that a rollback restores it.
         for (const auto &[Path, Repls] : Results[I].Edits)
           if (!Failed.count(Path) && Originals.count(Path)) {

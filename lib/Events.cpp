@@ -211,10 +211,9 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
 void EventExtractor::bodilessCall(const CallExpr *Call, const FunctionDecl *Fn,
                                   Sink Out) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  llvm::ArrayRef<ptx::Effect> Effects =
-      bodilessEffects(Callee->getQualifiedNameAsString());
-  if (Effects.empty())
-    Effects = bodilessEffects(Callee->getName());
+  llvm::ArrayRef<ptx::Effect> Effects = bodilessEffects(
+      Callee->getQualifiedNameAsString(),
+      Callee->getDeclName().isIdentifier() ? Callee->getName() : "", User);
   auto argValue = [&](int K) {
     AliasSet S;
     if (K >= 0 && unsigned(K) < Call->getNumArgs())

@@ -1,5 +1,6 @@
 //===- PtxCheck.cpp - the proxy rules over compiled PTX -------------------===//
 #include "proxyfence/PtxCheck.h"
+#include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -597,16 +598,18 @@ int runPtxCheck(const DriverOptions &Opts, llvm::raw_ostream &Out,
   };
   if (Opts.Files.empty())
     return fail("no input files (usage: proxyfence ptx-check <file.ptx>...)");
-  PtxCheckOptions Check;
-  for (const Rule *R : proxyRules())
-    if (!llvm::is_contained(Opts.DisabledRules, R->Name))
-      Check.Rules.push_back(R);
-
-  // Every input is read before anything is reported.
+  // Every input (and its .proxyfence.yaml, for the rules disabled there)
+  // is read before anything is reported.
   std::vector<ptx::Module> Modules;
+  std::vector<std::vector<std::string>> Disabled;
+  ConfigFinder Configs;
   for (const std::string &F : Opts.Files) {
     if (llvm::sys::fs::is_directory(F))
       return fail("'" + F + "' is a directory, not a PTX file");
+    auto C = Configs.forPath(F);
+    if (!C)
+      return fail(llvm::toString(C.takeError()));
+    Disabled.push_back(applyConfig(Opts, **C, {}).DisabledRules);
     auto Buf = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
     if (!Buf)
       return fail("cannot read '" + F + "': " + Buf.getError().message());
@@ -616,10 +619,13 @@ int runPtxCheck(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Modules.push_back(std::move(*Mod));
   }
 
-  bool InitRule =
-      !llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name);
   unsigned Findings = 0;
   for (size_t I = 0; I < Modules.size(); ++I) {
+    PtxCheckOptions Check;
+    for (const Rule *R : proxyRules())
+      if (!llvm::is_contained(Disabled[I], R->Name))
+        Check.Rules.push_back(R);
+    bool InitRule = !llvm::is_contained(Disabled[I], MbarrierInitRule.Name);
     if (!Check.Rules.empty())
       Findings += printHazards(Modules[I], Opts.Files[I],
                                checkModule(Modules[I], Check), Out);

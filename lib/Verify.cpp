@@ -2,6 +2,7 @@
 #include "proxyfence/Verify.h"
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
+#include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
 #include "proxyfence/Harness.h"
 #include "proxyfence/MbarrierInit.h"
@@ -915,7 +916,7 @@ VerifyTotals verifyFixes(const std::vector<VerifyUnit> &Units,
   const std::string &Run = Opts.Verify.Run;
   bool Gpu = gpuPresent();
   for (const VerifyUnit &U : Units) {
-    UnitVerifier V(U, Opts, T, Out, Err);
+    UnitVerifier V(U, U.Options ? *U.Options : Opts, T, Out, Err);
     Totals.Failed |= !V.run(/*OwnHarness=*/Gpu && Run.empty());
     Totals.RolledBack += V.RolledBack;
     Out.flush();
@@ -952,12 +953,16 @@ int runVerifyCommand(const DriverOptions &Opts, llvm::raw_ostream &Out,
   std::vector<InputCommand> Inputs = inputCommands(Opts, Why);
   if (!Why.empty())
     return fail(Why);
+  std::vector<DriverOptions> FileOpts = optionsPerInput(Opts, Inputs, Why);
+  if (!Why.empty())
+    return fail(Why);
   std::vector<VerifyUnit> Units;
   for (size_t I = 0; I < Inputs.size(); ++I) {
     VerifyUnit U;
     U.File = Inputs[I].first;
     U.Name = Opts.Files[I];
     U.Command = std::move(Inputs[I].second);
+    U.Options = &FileOpts[I];
     Units.push_back(std::move(U));
   }
   VerifyTotals T = verifyFixes(Units, Opts, Out, Err);

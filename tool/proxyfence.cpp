@@ -3,6 +3,7 @@
 // Thin: parses options and hands over to the driver in lib/.
 //
 //===----------------------------------------------------------------------===//
+#include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
 #include "proxyfence/PtxCheck.h"
 #include "proxyfence/Rules.h"
@@ -24,7 +25,8 @@ static cl::opt<std::string>
               cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<std::string>
     Arch("arch", cl::desc("GPU architecture to analyse for (default: the "
-                          "compile command's, else sm_90a)"),
+                          "compile command's, else .proxyfence.yaml's, else "
+                          "sm_90a)"),
          cl::value_desc("sm_XX"), cl::cat(Category));
 static cl::opt<std::string> CudaPath("cuda-path",
                                      cl::desc("CUDA installation"),
@@ -58,6 +60,12 @@ static cl::opt<std::string> InitProxyFence(
              "fence.proxy.async.shared::cta between an mbarrier's init and its "
              "first async-proxy use (default: off; PTX does not need it)"),
     cl::value_desc("off|require"), cl::init("off"), cl::cat(Category));
+static cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print the effective configuration (.proxyfence.yaml merged "
+             "with the command line) for the files, or the current directory, "
+             "and exit"),
+    cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),
                                cl::cat(Category));
 static cl::opt<bool> VerifyOpt(
@@ -148,12 +156,16 @@ int main(int argc, const char **argv) {
     return ExitInputError;
   }
   Opts.Style = *Style;
+  Opts.Given.Style = FenceStyleOpt.getNumOccurrences();
   if (InitProxyFence != "off" && InitProxyFence != "require") {
     errs() << "proxyfence: error: unknown --mbarrier-init-proxy-fence '"
            << InitProxyFence << "' (expected off or require)\n";
     return ExitInputError;
   }
   Opts.RequireInitProxyFence = InitProxyFence == "require";
+  Opts.Given.RequireInitProxyFence = InitProxyFence.getNumOccurrences();
+  if (DumpConfig)
+    return runDumpConfig(Opts, outs(), errs());
   Opts.Verify = {VerifyOpt || VerifyCmd, RunCmd, RunTimeout};
   if (PtxCheckCmd)
     return runPtxCheck(Opts, outs(), errs());

@@ -4,6 +4,7 @@
 
 #include "proxyfence/Fixes.h"
 #include "proxyfence/Verify.h"
+#include "proxyfence/Vocabulary.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -28,6 +29,17 @@ struct DriverOptions {
   /// mbarrier's init and its first async-proxy use (older guide examples).
   bool RequireInitProxyFence = false;
   VerifyOptions Verify;               // --verify, --run, --run-timeout
+  /// --header-filter: regex of the headers whose findings are reported.
+  std::string HeaderFilter;
+  /// Effects of bodiless functions, from a configuration file (Config.h).
+  VocabularyTable Vocabulary;
+  /// Options the command line gave (its values win over a configuration
+  /// file's); --arch and --header-filter count as given when not empty.
+  struct {
+    bool Style = false;
+    bool RequireInitProxyFence = false;
+    bool HeaderFilter = false;
+  } Given;
 };
 
 /// Exit status: 0 nothing left to report, 1 findings remain, 2 bad input.

@@ -12,6 +12,7 @@
 
 #include "proxyfence/Memory.h"
 #include "proxyfence/Ptx.h"
+#include "proxyfence/Vocabulary.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -92,6 +93,9 @@ public:
   Event lift(const Event &Inner, const CallSite &C,
              const clang::FunctionDecl *Fn);
   MemoryModel &memory() { return Memory; }
+  /// Effects of bodiless functions from a configuration file, looked up
+  /// before the built-in vocabulary; must outlive the extractor.
+  void setUserVocabulary(const VocabularyTable *V) { User = V; }
 
 private:
   void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
@@ -105,6 +109,7 @@ private:
   unsigned &AsmStatements;
   unsigned &AsmInstructions;
   llvm::DenseSet<const clang::Stmt *> Counted;
+  const VocabularyTable *User = nullptr;
 };
 
 /// "TMA store", "bulk store", "wgmma", ... for messages.

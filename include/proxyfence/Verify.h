@@ -89,6 +89,9 @@ struct VerifyUnit {
   std::string Name;                 // as given on the command line
   std::vector<std::string> Command; // its compile command, argv[0] first
   std::vector<VerifySite> Sites;    // findings before fixing
+  /// The file's options (its .proxyfence.yaml applied); null: those given
+  /// to verifyFixes.
+  const DriverOptions *Options = nullptr;
   /// Files rewritten for this unit: their text before, and the edits
   /// written (offsets in that text).
   std::map<std::string, std::string> Originals;
