@@ -396,7 +396,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   if (InputErrors || (Opts.Strict && Degraded))
     return ExitInputError; // nothing is written after an input error
 
-  unsigned Findings = 0, Remaining = 0, Fixed = 0;
+  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0;
   bool VerifyFailed = false;
   tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
@@ -410,6 +410,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
   for (FileResult &R : Results) {
     Findings += R.Findings;
+    Suppressed += R.Suppressed;
     for (tooling::Diagnostic D : R.Diags) {
       std::vector<std::string> Emptied;
       for (auto &[Path, Repls] : D.Message.Fix) {
@@ -510,6 +511,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << " in " << Results.size() << " file" << (Results.size() == 1 ? "" : "s");
     if (Opts.Fix)
       Err << ", " << Fixed << " fixed, " << Remaining << " left";
+    if (Suppressed)
+      Err << " (" << Suppressed << " suppressed)";
     Err << "\n";
     if (!DegradedFiles.empty()) {
       Err << "proxyfence: not fully analysed (front-end errors):";

@@ -4,6 +4,7 @@
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
+#include "proxyfence/Suppressions.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -75,6 +76,19 @@ std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
          placeKey(SM, F.Init.Loc);
 }
 
+/// Whether a NOLINT or `proxyfence: ignore` comment silences a warning of
+/// \p Check at \p Loc (the line where the statement is written).
+bool suppressedAt(const SourceManager &SM, SourceLocation Loc,
+                  llvm::StringRef Check) {
+  Loc = SM.getExpansionLoc(Loc);
+  if (Loc.isInvalid())
+    return false;
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(SM.getFileID(Loc), &Invalid);
+  return !Invalid &&
+         isSuppressed(Text, SM.getExpansionLineNumber(Loc), Check);
+}
+
 } // namespace
 
 TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
@@ -116,6 +130,8 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
 
   std::vector<Finding> Findings;
   std::set<std::string> Keys;
+  std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
+      SuppressedWarnings;
   for (const Finding &F : A.findings()) {
     if (!Editable(F.Async.At.S->getBeginLoc()))
       continue;
@@ -125,8 +141,16 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
     if (Reported.count(K) || !Keys.insert(K).second)
       continue;
     R.Keys.push_back(K);
+    // Suppressed: neither reported nor fixed, but counted once per warning
+    // (the warnings are grouped as reportFindings groups them).
+    if (suppressedAt(SM, F.Async.At.S->getBeginLoc(), F.R->Name)) {
+      SuppressedWarnings.insert(std::make_tuple(
+          F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
+      continue;
+    }
     Findings.push_back(F);
   }
+  R.Suppressed = SuppressedWarnings.size();
   auto Key = [&SM](const Finding &F) {
     return std::make_tuple(
         SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
@@ -150,6 +174,10 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
       if (Reported.count(K) || !Keys.insert(K).second)
         continue;
       R.Keys.push_back(K);
+      if (suppressedAt(SM, F.Init.At.S->getBeginLoc(), MbarrierInitRule.Name)) {
+        ++R.Suppressed;
+        continue;
+      }
       InitFindings.push_back(F);
     }
     std::stable_sort(InitFindings.begin(), InitFindings.end(),

@@ -23,6 +23,7 @@ struct TranslationUnitResult {
   std::string Report;     // the diagnostics, printed in clang's format
   unsigned ValidDecls = 0; // declarations of the main file clang accepted
   unsigned Unfixable = 0;  // diagnostics without a fix
+  unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
   AnalysisStats Stats;
   /// One per warning, in report order; Message.Fix holds the warning's
   /// edits (notes carry none).
@@ -31,7 +32,7 @@ struct TranslationUnitResult {
   /// joined in order, which is what --fix writes.
   std::map<std::string, clang::tooling::Replacements> Edits;
   std::map<std::string, std::string> Originals; // text analysed, per file
-  /// Keys of the findings of this unit, so that a
+  /// Keys of the findings of this unit (reported or suppressed), so that a
   /// header's finding seen again from another input is not repeated.
   std::vector<std::string> Keys;
   std::vector<VerifySite> Sites; // the findings, for --verify
