@@ -32,12 +32,13 @@ struct SharedAnalysis {
   /// to the first diagnostic that needs it, so that applying every
   /// diagnostic's fix writes exactly what `proxyfence --fix` writes.
   std::vector<std::map<std::string, tooling::Replacements>> FixOf;
-  bool HostNoted = false;
+  bool Tried = false;     // the options were read for this unit
+  bool HostNoted = false; // the host-side remark was given
 
   void reset() {
     Result.reset();
     FixOf.clear();
-    HostNoted = false;
+    Tried = HostNoted = false;
   }
 };
 
@@ -65,9 +66,12 @@ public:
       : ClangTidyCheck(Name, Context), RuleName(Name.str()),
         TidyContext(Context), Shared(std::move(Shared)),
         // One setting for all proxyfence checks (one analysis serves them):
-        // proxyfence.<Option>. --dump-config leaves such keys out, as it
-        // shows only options named after an enabled check.
+        // proxyfence.<Option>.
         Common("proxyfence", Context->getOptions().CheckOptions, Context) {}
+
+  bool isLanguageVersionSupported(const LangOptions &LO) const override {
+    return LO.CUDA;
+  }
 
   void registerMatchers(ast_matchers::MatchFinder *Finder) override {
     Finder->addMatcher(ast_matchers::translationUnitDecl(), this);
@@ -78,10 +82,6 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override {
     ASTContext &Ctx = *Result.Context;
     SourceManager &SM = Ctx.getSourceManager();
-    // Not by isLanguageVersionSupported: --dump-config would then leave the
-    // options out (it asks with C++ language options).
-    if (!getLangOpts().CUDA)
-      return;
     if (!getLangOpts().CUDAIsDevice) {
       // clang-tidy parses the device side unless told --cuda-host-only;
       // the host side has no device code (__CUDA_ARCH__ is undefined).
@@ -92,13 +92,16 @@ public:
              DiagnosticIDs::Remark);
       return;
     }
-    if (!Shared->Result) {
+    if (!std::exchange(Shared->Tried, true)) {
+      // An invalid option is reported once, and nothing is analysed.
       std::optional<DriverOptions> Opts = options();
       if (!Opts)
         return;
       Shared->Result = analyzeTranslationUnit(Ctx, *Opts, {}, false);
       assignEdits(*Shared);
     }
+    if (!Shared->Result)
+      return;
     const TranslationUnitResult &R = *Shared->Result;
     for (size_t I = 0; I < R.Diags.size(); ++I)
       if (R.Diags[I].DiagnosticName == RuleName)
