@@ -68,6 +68,11 @@ static cl::opt<bool> DumpConfig(
     cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rules and exit"),
                                cl::cat(Category));
+static cl::opt<std::string>
+    Explain("explain",
+            cl::desc("Print a rule's documentation (docs/rules/<rule>.md) "
+                     "and exit"),
+            cl::value_desc("rule"), cl::cat(Category));
 static cl::opt<bool> VerifyOpt(
     "verify",
     cl::desc("With --fix: recompile each fixed file with nvcc and check in "
@@ -84,6 +89,32 @@ static cl::opt<unsigned>
     RunTimeout("run-timeout",
                cl::desc("Wall-clock limit of --run in seconds (default 300)"),
                cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
+
+/// docs/rules/*.md, embedded at build time (cmake/EmbedRuleDocs.cmake).
+struct RuleDoc {
+  const char *Rule;
+  const char *Text;
+};
+static const RuleDoc RuleDocs[] = {
+#include "RuleDocs.inc"
+};
+
+/// --explain: the rule's documentation; the prefix may be left out.
+static int explainRule(StringRef Name) {
+  std::string Full = Name.starts_with("proxyfence-")
+                         ? Name.str()
+                         : ("proxyfence-" + Name).str();
+  for (const RuleDoc &D : RuleDocs)
+    if (Full == D.Rule) {
+      outs() << D.Text;
+      return ExitClean;
+    }
+  errs() << "proxyfence: error: "
+         << (isKnownRule(Full) ? "no documentation for rule '"
+                               : "unknown rule '")
+         << Name << "' (see --list-rules)\n";
+  return ExitInputError;
+}
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
@@ -122,6 +153,8 @@ int main(int argc, const char **argv) {
     errs() << "proxyfence: error: " << First.trim() << " (see --help)\n";
     return ExitInputError;
   }
+  if (Explain.getNumOccurrences())
+    return explainRule(Explain);
   if (ListRules) {
     for (const StandaloneRule &R : allRules())
       outs() << R.Name << ": " << R.Summary << "\n";

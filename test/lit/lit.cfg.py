@@ -28,6 +28,15 @@ config.substitutions.append(
 config.substitutions.append(
     ("%nvcc-sm100a", nvcc + " -std=c++17 -gencode arch=compute_100a,code=sm_100a"))
 
+# The clang-tidy plugin and the clang-tidy it is built for.
+if config.tidy_plugin and config.clang_tidy and not config.clang_tidy.endswith("NOTFOUND"):
+    config.available_features.add("tidy-plugin")
+    config.substitutions.append(("%clang-tidy", config.clang_tidy))
+    config.substitutions.append(("%tidy-plugin", config.tidy_plugin))
+    config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+else:
+    lit_config.note("clang-tidy plugin not built: tests marked 'REQUIRES: tidy-plugin' are UNSUPPORTED")
+
 # Root reads files whatever their mode: permission tests need another user.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root-user")

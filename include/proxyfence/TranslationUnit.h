@@ -1,0 +1,53 @@
+//===- TranslationUnit.h - every rule over one parsed translation unit -----===//
+//
+// The analysis of one AST, shared by the standalone driver (Driver.cpp) and
+// the clang-tidy plugin (tool/ProxyFenceTidyModule.cpp): findings as tooling
+// diagnostics with their fixes, plus what the driver needs to write and
+// verify the fixes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_TRANSLATIONUNIT_H
+#define PROXYFENCE_TRANSLATIONUNIT_H
+
+#include "proxyfence/Driver.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Tooling/Core/Diagnostic.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace proxyfence {
+
+struct TranslationUnitResult {
+  std::string Report;     // the diagnostics, printed in clang's format
+  unsigned ValidDecls = 0; // declarations of the main file clang accepted
+  unsigned Unfixable = 0;  // diagnostics without a fix
+  unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
+  AnalysisStats Stats;
+  /// One per warning, in report order; Message.Fix holds the warning's
+  /// edits (notes carry none).
+  std::vector<clang::tooling::Diagnostic> Diags;
+  /// Every fix of the unit, merged per file: insertions at one point are
+  /// joined in order, which is what --fix writes.
+  std::map<std::string, clang::tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals; // text analysed, per file
+  /// Keys of the findings of this unit (reported or suppressed), so that a
+  /// header's finding seen again from another input is not repeated.
+  std::vector<std::string> Keys;
+  std::vector<VerifySite> Sites; // the findings, for --verify
+};
+
+/// Runs every rule not in Opts.DisabledRules over the device functions of
+/// \p Ctx written in the main file or project headers (not under
+/// Opts.CudaPath, /usr or system headers). Findings whose key is in
+/// \p Reported are skipped. The report is printed into Result.Report, with
+/// colours when \p Colors.
+TranslationUnitResult analyzeTranslationUnit(clang::ASTContext &Ctx,
+                                             const DriverOptions &Opts,
+                                             const std::set<std::string> &Reported,
+                                             bool Colors);
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,221 @@
+//===- TranslationUnit.cpp - every rule over one parsed translation unit ---===//
+#include "proxyfence/TranslationUnit.h"
+#include "proxyfence/Analysis.h"
+#include "proxyfence/MbarrierInit.h"
+#include "proxyfence/Output.h"
+#include "proxyfence/Rules.h"
+#include "proxyfence/Suppressions.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <tuple>
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+
+/// Identifies a finding by where its statements are written (expansion and
+/// spelling locations), so that the copies produced by each instantiation of
+/// a template, or by each input that includes the same header, are reported
+/// and fixed once.
+std::string placeKey(const SourceManager &SM, SourceLocation L) {
+  if (L.isInvalid())
+    return std::string("-");
+  SourceLocation E = SM.getExpansionLoc(L), S = SM.getSpellingLoc(L);
+  return (SM.getFilename(E) + ":" + llvm::Twine(SM.getFileOffset(E)) + "/" +
+          SM.getFilename(S) + ":" + llvm::Twine(SM.getFileOffset(S)))
+      .str();
+}
+
+std::string findingKey(const SourceManager &SM, const Finding &F) {
+  auto loc = [&SM](SourceLocation L) { return placeKey(SM, L); };
+  return std::string(F.R->Name) + "|" + loc(F.Async.At.S->getBeginLoc()) +
+         "|" + loc(F.Async.Loc) + "|" + loc(F.Access.At.S->getBeginLoc()) +
+         "|" + loc(F.Access.Loc) + "|" + std::to_string(int(F.Access.Kind)) +
+         "|" + (F.Handoff ? loc(F.Handoff.S->getBeginLoc()) : "-");
+}
+
+/// Functions whose findings are reported: device code in the main file or
+/// in project headers (never system or CUDA headers).
+class RootCollector : public RecursiveASTVisitor<RootCollector> {
+public:
+  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable)
+      : SM(SM), Editable(std::move(Editable)) {}
+  std::vector<const FunctionDecl *> Roots;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+        FD->isInvalidDecl())
+      return true;
+    if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
+      return true;
+    if (Editable(SM.getExpansionLoc(FD->getLocation())))
+      Roots.push_back(FD);
+    return true;
+  }
+
+private:
+  SourceManager &SM;
+  std::function<bool(SourceLocation)> Editable;
+};
+
+/// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
+std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
+  return std::string(MbarrierInitRule.Name) + "|" +
+         std::to_string(int(F.Kind)) + "|" +
+         placeKey(SM, F.Init.At.S->getBeginLoc()) + "|" +
+         placeKey(SM, F.Init.Loc);
+}
+
+/// Whether a NOLINT or `proxyfence: ignore` comment silences a warning of
+/// \p Check at \p Loc (the line where the statement is written).
+bool suppressedAt(const SourceManager &SM, SourceLocation Loc,
+                  llvm::StringRef Check) {
+  Loc = SM.getExpansionLoc(Loc);
+  if (Loc.isInvalid())
+    return false;
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(SM.getFileID(Loc), &Invalid);
+  return !Invalid &&
+         isSuppressed(Text, SM.getExpansionLineNumber(Loc), Check);
+}
+
+} // namespace
+
+TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
+                                             const DriverOptions &Opts,
+                                             const std::set<std::string> &Reported,
+                                             bool Colors) {
+  TranslationUnitResult R;
+  SourceManager &SM = Ctx.getSourceManager();
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!D->isImplicit() && !D->isInvalidDecl() &&
+        SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
+      ++R.ValidDecls;
+
+  std::string CudaPrefix = Opts.CudaPath;
+  auto Editable = [&SM, CudaPrefix](SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    if (L.isInvalid())
+      return false;
+    if (SM.isWrittenInMainFile(L))
+      return true;
+    if (SM.isInSystemHeader(L))
+      return false;
+    llvm::StringRef Name = SM.getFilename(L);
+    return !Name.empty() && !Name.starts_with(CudaPrefix) &&
+           !Name.starts_with("/usr/");
+  };
+
+  std::vector<const Rule *> Rules;
+  for (const Rule *Ru : proxyRules())
+    if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
+      Rules.push_back(Ru);
+
+  RootCollector RC(SM, Editable);
+  RC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Analyzer A(Ctx, Rules);
+  A.events().setUserVocabulary(&Opts.Vocabulary);
+  for (const FunctionDecl *FD : RC.Roots)
+    A.analyze(FD);
+  R.Stats = A.stats();
+
+  std::vector<Finding> Findings;
+  std::set<std::string> Keys;
+  std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
+      SuppressedWarnings;
+  for (const Finding &F : A.findings()) {
+    if (!Editable(F.Async.At.S->getBeginLoc()))
+      continue;
+    // Once per place in the source: not again for another instantiation,
+    // nor for a header an earlier input already reported.
+    std::string K = findingKey(SM, F);
+    if (Reported.count(K) || !Keys.insert(K).second)
+      continue;
+    R.Keys.push_back(K);
+    // Suppressed: neither reported nor fixed, but counted once per warning
+    // (the warnings are grouped as reportFindings groups them).
+    if (suppressedAt(SM, F.Async.At.S->getBeginLoc(), F.R->Name)) {
+      SuppressedWarnings.insert(std::make_tuple(
+          F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
+      continue;
+    }
+    Findings.push_back(F);
+  }
+  R.Suppressed = SuppressedWarnings.size();
+  auto Key = [&SM](const Finding &F) {
+    return std::make_tuple(
+        SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
+        SM.getFileOffset(SM.getExpansionLoc(F.Access.Loc)));
+  };
+  std::stable_sort(Findings.begin(), Findings.end(),
+                   [&](const Finding &X, const Finding &Y) {
+                     return Key(X) < Key(Y);
+                   });
+
+  // proxyfence-mbarrier-init: its own dataflow over the same events.
+  MbarrierAnalyzer M(Ctx, A.events(), Opts.RequireInitProxyFence);
+  std::vector<InitFinding> InitFindings;
+  if (!llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name)) {
+    for (const FunctionDecl *FD : RC.Roots)
+      M.analyze(FD);
+    for (const InitFinding &F : M.findings()) {
+      if (!Editable(F.Init.At.S->getBeginLoc()))
+        continue;
+      std::string K = initFindingKey(SM, F);
+      if (Reported.count(K) || !Keys.insert(K).second)
+        continue;
+      R.Keys.push_back(K);
+      if (suppressedAt(SM, F.Init.At.S->getBeginLoc(), MbarrierInitRule.Name)) {
+        ++R.Suppressed;
+        continue;
+      }
+      InitFindings.push_back(F);
+    }
+    std::stable_sort(InitFindings.begin(), InitFindings.end(),
+                     [&SM](const InitFinding &X, const InitFinding &Y) {
+                       auto Off = [&SM](const InitFinding &F) {
+                         return SM.getFileOffset(SM.getExpansionLoc(
+                             F.Init.At.S->getBeginLoc()));
+                       };
+                       return Off(X) < Off(Y);
+                     });
+  }
+
+  FixPlanner Planner(Ctx, Opts.Style, Editable);
+  std::vector<PlannedFix> Fixes = Planner.plan(Findings);
+  std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
+  for (size_t I = 0; I < Findings.size(); ++I)
+    R.Sites.push_back(makeVerifySite(SM, Findings[I], Fixes[I].Ok));
+  for (size_t I = 0; I < InitFindings.size(); ++I)
+    addInitVerifySites(R.Sites, SM, InitFindings[I], InitFixes[I].Ok);
+  llvm::raw_string_ostream OS(R.Report);
+  R.Diags = reportFindings(Ctx, Findings, Fixes, Planner, OS, Colors);
+  for (tooling::Diagnostic &D :
+       reportInitFindings(Ctx, InitFindings, InitFixes, Planner, OS, Colors))
+    R.Diags.push_back(std::move(D));
+  for (const tooling::Diagnostic &D : R.Diags)
+    R.Unfixable += D.Message.Fix.empty();
+  // All edits at once: insertions at one point are joined in order.
+  for (const InitFix &F : InitFixes)
+    Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
+  Planner.addReplacements(Fixes, R.Edits);
+  for (const auto &[Path, Repls] : R.Edits) {
+    (void)Repls;
+    if (auto FE = SM.getFileManager().getOptionalFileRef(Path))
+      if (auto Buf = SM.getMemoryBufferForFileOrNone(*FE))
+        R.Originals[Path] = Buf->getBuffer().str();
+  }
+  return R;
+}
+
+} // namespace proxyfence
