@@ -385,6 +385,42 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
   return llvm::Error::success();
 }
 
+/// Makes the relative include paths of a command absolute (against its
+/// -working-directory): headers then get absolute names, so that a header
+/// reached from entries in two directories is one file to the
+/// deduplication and the fixes, and is written where it is.
+static void absoluteIncludePaths(std::vector<std::string> &Args) {
+  std::string WorkDir;
+  for (llvm::StringRef A : Args)
+    if (A.consume_front("-working-directory="))
+      WorkDir = A.str();
+  if (WorkDir.empty())
+    return;
+  auto Fix = [&](std::string &P) {
+    if (P.empty() || llvm::sys::path::is_absolute(P))
+      return;
+    llvm::SmallString<256> Abs(WorkDir);
+    llvm::sys::path::append(Abs, P);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    P = std::string(Abs);
+  };
+  for (size_t I = 1; I < Args.size(); ++I)
+    for (llvm::StringRef Flag :
+         {"-isystem", "-iquote", "-idirafter", "-include", "-I"}) {
+      if (!llvm::StringRef(Args[I]).starts_with(Flag))
+        continue;
+      if (Args[I].size() == Flag.size()) {
+        if (I + 1 < Args.size())
+          Fix(Args[++I]);
+      } else {
+        std::string Value = Args[I].substr(Flag.size());
+        Fix(Value);
+        Args[I] = Flag.str() + Value;
+      }
+      break;
+    }
+}
+
 /// Runs the front end and the analysis on one file. \p Patched, when set,
 /// replaces the main file's text (rejected asm escapes doubled).
 static bool analyseFile(const DriverOptions &Opts,
@@ -406,6 +442,7 @@ static bool analyseFile(const DriverOptions &Opts,
                                                       Overlay);
   std::vector<std::string> Args =
       deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath});
+  absoluteIncludePaths(Args);
   // Front-end errors are collected, not printed: without this the compiler
   // would still print its own "N errors generated" line.
   Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
