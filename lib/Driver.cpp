@@ -412,11 +412,14 @@ static void absoluteIncludePaths(std::vector<std::string> &Args) {
       if (Args[I].size() == Flag.size()) {
         if (I + 1 < Args.size())
           Fix(Args[++I]);
-      } else {
-        std::string Value = Args[I].substr(Flag.size());
-        Fix(Value);
-        Args[I] = Flag.str() + Value;
+        break;
       }
+      // Not -include-pch or -isystem-after: another flag.
+      std::string Value = Args[I].substr(Flag.size());
+      if (Value[0] == '-' || Value[0] == '=')
+        continue;
+      Fix(Value);
+      Args[I] = Flag.str() + Value;
       break;
     }
 }
