@@ -11,8 +11,12 @@ shared-memory accesses, many device functions, deep templates, long asm
 blocks, a scaling series of 1x/2x/4x/8x the code) and a translation unit
 that pulls in the heaviest CUDA headers available here.
 
-Usage: bench/bench.py [--tool build/proxyfence] [--reps 3] [--quick]
+Then `-p <db> -j 1` against `-j 2` over a generated compile database of
+several files: the speed-up of analysing files on threads.
+
+Usage: bench/bench.py [--tool build/proxyfence] [--reps 3] [--quick] [--db-files 8]
 """
+import json
 import argparse
 import glob
 import math
@@ -167,11 +171,35 @@ def inputs(tmp, quick):
     return found
 
 
+def jobs_scaling(tool, tmp, reps, count):
+    """Wall time of -p DB -j 1 and -j 2 over `count` generated files."""
+    src = os.path.join(tmp, "db")
+    os.makedirs(src, exist_ok=True)
+    entries = []
+    for i in range(count):
+        path = os.path.join(src, f"unit{i}.cu")
+        with open(path, "w") as f:
+            # Different sizes, as in a real project; each a separate kernel.
+            f.write(gen_accesses(1 + i % 3).replace("void k(", f"void k{i}("))
+        entries.append({"directory": src, "file": path,
+                        "arguments": ["nvcc", "-arch=sm_90a", "-c", path, "-o", path + ".o"]})
+    with open(os.path.join(src, "compile_commands.json"), "w") as f:
+        json.dump(entries, f)
+    times = {}
+    for jobs in (1, 2):
+        wall, _, rc = best_of([tool, "--quiet", "-p", src, "-j", str(jobs)], reps)
+        if rc == 2:
+            return None
+        times[jobs] = wall
+    return times
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", default=os.path.join(ROOT, "build", "proxyfence"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="examples and generated inputs only")
+    ap.add_argument("--db-files", type=int, default=8, help="files in the -j database (default 8)")
     args = ap.parse_args()
     if not os.access(args.tool, os.X_OK):
         sys.exit(f"bench: no proxyfence at {args.tool}; build first (scripts/setup.sh)")
@@ -191,6 +219,7 @@ def main():
             ratios.append(ratio)
             name = os.path.relpath(path, ROOT) if kind != "generated" else os.path.basename(path)
             rows.append((name, ct, tt, ratio, cm, tm))
+        scaling = jobs_scaling(args.tool, tmp, args.reps, args.db_files)
 
     print(f"{'input':58} {'clang s':>8} {'tool s':>8} {'ratio':>6} {'clang MiB':>9} {'tool MiB':>9}")
     for name, ct, tt, ratio, cm, tm in rows:
@@ -205,6 +234,10 @@ def main():
             print("scaling (analysis time = tool - clang, relative to 1x): " +
                   ", ".join(f"{r[0][6:-3]}: {(r[2] - r[1]) / base if base > 0 else float('nan'):.2f}"
                             for r in scale))
+    if scaling:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        print(f"\n-p <db of {args.db_files} files>: -j 1 {scaling[1]:.3f} s, -j 2 {scaling[2]:.3f} s, "
+              f"speed-up {scaling[1] / scaling[2]:.2f}x ({cores} cores available)")
 
 
 if __name__ == "__main__":

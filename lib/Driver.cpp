@@ -3,6 +3,7 @@
 #include "proxyfence/Analysis.h"
 #include "proxyfence/CompileArgs.h"
 #include "proxyfence/Config.h"
+#include "proxyfence/Formats.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
@@ -18,8 +19,16 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/thread.h"
+#include "clang/Basic/Stack.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <tuple>
 
@@ -179,6 +188,45 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
   return llvm::Error::success();
 }
 
+/// Makes the relative include paths of a command absolute (against its
+/// -working-directory): headers then get absolute names, so that a header
+/// reached from entries in two directories is one file to the
+/// deduplication and the fixes, and is written where it is.
+static void absoluteIncludePaths(std::vector<std::string> &Args) {
+  std::string WorkDir;
+  for (llvm::StringRef A : Args)
+    if (A.consume_front("-working-directory="))
+      WorkDir = A.str();
+  if (WorkDir.empty())
+    return;
+  auto Fix = [&](std::string &P) {
+    if (P.empty() || llvm::sys::path::is_absolute(P))
+      return;
+    llvm::SmallString<256> Abs(WorkDir);
+    llvm::sys::path::append(Abs, P);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    P = std::string(Abs);
+  };
+  for (size_t I = 1; I < Args.size(); ++I)
+    for (llvm::StringRef Flag :
+         {"-isystem", "-iquote", "-idirafter", "-include", "-I"}) {
+      if (!llvm::StringRef(Args[I]).starts_with(Flag))
+        continue;
+      if (Args[I].size() == Flag.size()) {
+        if (I + 1 < Args.size())
+          Fix(Args[++I]);
+        break;
+      }
+      // Not -include-pch or -isystem-after: another flag.
+      std::string Value = Args[I].substr(Flag.size());
+      if (Value[0] == '-' || Value[0] == '=')
+        continue;
+      Fix(Value);
+      Args[I] = Flag.str() + Value;
+      break;
+    }
+}
+
 /// Runs the front end and the analysis on one file. \p Patched, when set,
 /// replaces the main file's text (rejected asm escapes doubled).
 static bool analyseFile(const DriverOptions &Opts,
@@ -186,8 +234,11 @@ static bool analyseFile(const DriverOptions &Opts,
                         llvm::StringRef File, const std::string *Patched,
                         const std::set<std::string> &Reported, FileResult &R,
                         FrontEndErrors &Errors) {
+  // A file system of its own: the driver applies the command's
+  // -working-directory to it, which on the shared real one would change the
+  // process's directory (for later relative paths, and for other threads).
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+      llvm::vfs::createPhysicalFileSystem());
   if (Patched) {
     auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     Mem->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(*Patched));
@@ -197,6 +248,7 @@ static bool analyseFile(const DriverOptions &Opts,
                                                       Overlay);
   std::vector<std::string> Args =
       deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath});
+  absoluteIncludePaths(Args);
   // Front-end errors are collected, not printed: without this the compiler
   // would still print its own "N errors generated" line.
   Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
@@ -250,20 +302,83 @@ std::string absolutePath(llvm::StringRef P) {
   return std::string(S);
 }
 
+/// The compilation database in \p BuildPath, or null and a one-line \p Why.
+static std::unique_ptr<tooling::CompilationDatabase>
+loadDatabase(const std::string &BuildPath, std::string &Why) {
+  std::string Msg;
+  auto DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Msg);
+  if (!DB) {
+    // One line: the loaders' reasons come one per line.
+    std::string Reason = llvm::StringRef(Msg).trim().str();
+    std::replace(Reason.begin(), Reason.end(), '\n', ' ');
+    Why = "cannot load a compilation database from '" + BuildPath +
+          "': " + Reason;
+  }
+  return DB;
+}
+
+/// Whether a database entry compiles CUDA: a .cu/.cuh file, or a command
+/// that says so with clang's `-x cuda` or nvcc's `-x cu`.
+static bool isCudaEntry(const tooling::CompileCommand &C) {
+  llvm::StringRef Ext = llvm::sys::path::extension(C.Filename);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return true;
+  const std::vector<std::string> &Args = C.CommandLine;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I], Lang;
+    if ((A == "-x" || A == "--x" || A == "--language") && I + 1 < Args.size())
+      Lang = Args[I + 1];
+    else if (!A.consume_front("-x=") && !A.consume_front("--x=") &&
+             !A.consume_front("--language=") && !A.consume_front("-x"))
+      continue;
+    else
+      Lang = A;
+    if (Lang == "cuda" || Lang == "cu")
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
+                                           std::string &Why) {
+  auto DB = loadDatabase(BuildPath, Why);
+  if (!DB)
+    return {};
+  std::vector<tooling::CompileCommand> All = DB->getAllCompileCommands();
+  if (All.empty()) {
+    Why = "the compilation database in '" + BuildPath + "' has no entries";
+    return {};
+  }
+  std::vector<std::string> Files;
+  std::set<std::string> Seen;
+  for (const tooling::CompileCommand &C : All) {
+    if (!isCudaEntry(C))
+      continue;
+    llvm::SmallString<256> Path(C.Filename);
+    if (llvm::sys::path::is_relative(Path)) {
+      Path = C.Directory;
+      llvm::sys::path::append(Path, C.Filename);
+    }
+    // A file built twice (two targets) is analysed once, with its first
+    // entry, as when it is named on the command line.
+    std::string Abs = absolutePath(Path);
+    if (Seen.insert(Abs).second)
+      Files.push_back(Abs);
+  }
+  if (Files.empty())
+    Why = "the compilation database in '" + BuildPath +
+          "' has no CUDA entries (.cu/.cuh files or -x cuda commands); name "
+          "the files to analyse";
+  return Files;
+}
+
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why) {
   std::unique_ptr<tooling::CompilationDatabase> DB;
   if (!Opts.BuildPath.empty()) {
-    std::string Msg;
-    DB = tooling::CompilationDatabase::loadFromDirectory(Opts.BuildPath, Msg);
-    if (!DB) {
-      // One line: the loaders' reasons come one per line.
-      std::string Reason = llvm::StringRef(Msg).trim().str();
-      std::replace(Reason.begin(), Reason.end(), '\n', ' ');
-      Why = "cannot load a compilation database from '" + Opts.BuildPath +
-            "': " + Reason;
+    DB = loadDatabase(Opts.BuildPath, Why);
+    if (!DB)
       return {};
-    }
   }
   std::vector<InputCommand> Jobs;
   for (const std::string &F : Opts.Files) {
@@ -295,25 +410,127 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
   return Jobs;
 }
 
+namespace {
+/// One input analysed: its results and what the front end rejected.
+struct FileOutcome {
+  FileResult R;
+  unsigned Errors = 0; // front-end errors
+  std::string FirstError;
+  /// Parsed well enough to count; otherwise an input error.
+  bool accepted() const { return R.Ran && !(Errors && R.ValidDecls == 0); }
+};
+
+/// "[12/340] file.cu" on one line of stderr while files are analysed, only
+/// on a terminal; erased before anything else is printed.
+class ProgressLine {
+public:
+  ProgressLine(llvm::raw_ostream &Err, size_t Total)
+      : Err(Err), Total(Total),
+        Enabled(Total > 1 && llvm::sys::Process::StandardErrIsDisplayed()) {}
+  /// Callers hold Lock.
+  void started(size_t Index, llvm::StringRef Name) {
+    if (!Enabled)
+      return;
+    Err << "\r\x1b[K[" << Index + 1 << "/" << Total << "] " << Name;
+    Err.flush();
+    Shown = true;
+  }
+  void clear() {
+    if (!Shown)
+      return;
+    Err << "\r\x1b[K";
+    Err.flush();
+    Shown = false;
+  }
+  std::mutex Lock;
+
+private:
+  llvm::raw_ostream &Err;
+  size_t Total;
+  bool Enabled, Shown = false;
+};
+} // namespace
+
+/// Parses and analyses one input, skipping the findings in \p Reported.
+static FileOutcome analyseInput(const DriverOptions &Opts,
+                                const InputCommand &Job,
+                                const std::set<std::string> &Reported) {
+  const auto &[File, Cmd] = Job;
+  FileOutcome O;
+  FileResult &R = O.R;
+  R.File = File;
+  FrontEndErrors Errors;
+  bool Ran = analyseFile(Opts, Cmd, File, nullptr, Reported, R, Errors);
+  if (Ran && !Errors.AsmEscapes.empty()) {
+    // clang rejects `%laneid` where nvcc accepts it; double the escapes and
+    // analyse again so those asm statements are still read.
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (Buf) {
+      std::string Text = (*Buf)->getBuffer().str();
+      std::vector<unsigned> Offsets = Errors.AsmEscapes;
+      llvm::sort(Offsets);
+      Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
+      std::string Patched;
+      size_t Prev = 0;
+      std::vector<unsigned> Inserted;
+      for (unsigned Off : Offsets) {
+        if (Off >= Text.size() || Text[Off] != '%')
+          continue;
+        Patched.append(Text, Prev, Off - Prev);
+        Inserted.push_back(Patched.size());
+        Patched += '%';
+        Prev = Off;
+      }
+      Patched.append(Text, Prev, std::string::npos);
+      FileResult Second;
+      Second.File = File;
+      FrontEndErrors Ignored;
+      if (!Inserted.empty() &&
+          analyseFile(Opts, Cmd, File, &Patched, Reported, Second, Ignored)) {
+        unpatchOffsets(Second, File, Inserted);
+        // Edits must apply to the text on disk, not the patched one.
+        Second.Originals[File] = Text;
+        R = std::move(Second);
+      }
+    }
+  }
+  O.Errors = Errors.Count;
+  O.FirstError = Errors.First;
+  return O;
+}
+
 int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err) {
   auto fail = [&](const std::string &Msg) {
     Err << "proxyfence: error: " << Msg << "\n";
     return ExitInputError;
   };
-  if (Opts.Files.empty())
+  if (Opts.Files.empty() && Opts.BuildPath.empty())
     return fail("no input files (usage: proxyfence [options] <file>... "
-                "[-- <compiler args>])");
+                "[-- <compiler args>], or proxyfence -p <build dir>)");
   if (!Opts.Arch.empty() && !isKnownArch(Opts.Arch))
     return fail("unknown --arch '" + Opts.Arch +
                 "' (expected a CUDA GPU architecture such as sm_90a or sm_100a)");
   if (!llvm::sys::fs::exists(Opts.CudaPath + "/include/cuda.h"))
     return fail("no CUDA installation at '" + Opts.CudaPath +
                 "' (include/cuda.h not found); use --cuda-path");
+  std::string RegexError;
+  if (!Opts.HeaderFilter.empty() &&
+      !llvm::Regex(Opts.HeaderFilter).isValid(RegexError))
+    return fail("invalid --header-filter '" + Opts.HeaderFilter +
+                "': " + RegexError);
 
-  // Every input is checked before anything is analysed or written.
+  // Every input is checked before anything is analysed or written. With -p
+  // and no files: every CUDA entry of the database.
   std::string Why;
-  std::vector<InputCommand> Jobs = inputCommands(Opts, Why);
+  DriverOptions Inputs = Opts;
+  if (Inputs.Files.empty()) {
+    Inputs.Files = cudaDatabaseFiles(Opts.BuildPath, Why);
+    if (!Why.empty())
+      return fail(Why);
+  }
+  const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
+  std::vector<InputCommand> Jobs = inputCommands(Inputs, Why);
   if (!Why.empty())
     return fail(Why);
   // Each input's options: its .proxyfence.yaml under the command line.
@@ -333,79 +550,108 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     return ExitClean;
   }
 
+  // -j: workers take the files in input order, each skipping the findings
+  // of earlier files that have finished. Results are then taken in input
+  // order; one that repeats a finding an earlier file reported (a shared
+  // header that file had not finished yet) is analysed again with all of
+  // them, so that output, deduplication and fixes are the serial run's.
+  ProgressLine Progress(Err, Jobs.size());
+  size_t Threads = Opts.Jobs ? Opts.Jobs
+                             : llvm::hardware_concurrency().compute_thread_count();
+  Threads = std::min(Threads, Jobs.size());
+  std::vector<FileOutcome> Outcomes(Jobs.size());
+  std::vector<std::vector<std::string>> FinishedKeys(Jobs.size());
+  std::vector<char> Finished(Jobs.size(), 0);
+  std::condition_variable FinishedCV;
+  std::atomic<size_t> Next{0};
+  std::vector<llvm::thread> Workers;
+  if (Threads > 1) {
+    // Colours are looked up (and cached) once, not by each thread.
+    (void)llvm::outs().has_colors();
+    for (size_t T = 0; T < Threads; ++T)
+      Workers.emplace_back(std::optional<unsigned>(clang::DesiredStackSize), [&] {
+        clang::noteBottomOfStack();
+        for (size_t I; (I = Next++) < Jobs.size();) {
+          std::set<std::string> Earlier;
+          {
+            std::lock_guard<std::mutex> G(Progress.Lock);
+            Progress.started(I, Names[I]);
+            for (size_t J = 0; J < I; ++J)
+              Earlier.insert(FinishedKeys[J].begin(), FinishedKeys[J].end());
+          }
+          FileOutcome O = analyseInput(FileOpts[I], Jobs[I], Earlier);
+          std::lock_guard<std::mutex> G(Progress.Lock);
+          if (O.accepted())
+            FinishedKeys[I] = O.R.Keys;
+          Outcomes[I] = std::move(O);
+          Finished[I] = 1;
+          FinishedCV.notify_all();
+        }
+      });
+  }
+
   std::vector<FileResult> Results(Jobs.size());
   std::set<std::string> Reported; // findingKey of what earlier files reported
   unsigned InputErrors = 0, Degraded = 0;
   std::vector<std::string> DegradedFiles;
+  std::vector<std::pair<std::string, std::string>> Incomplete;
   for (size_t I = 0; I < Jobs.size(); ++I) {
-    const auto &[File, Cmd] = Jobs[I];
-    FileResult &R = Results[I];
-    R.File = File;
-    FrontEndErrors Errors;
-    bool Ran =
-        analyseFile(FileOpts[I], Cmd, File, nullptr, Reported, R, Errors);
-    if (Ran && !Errors.AsmEscapes.empty()) {
-      // clang rejects `%laneid` where nvcc accepts it; double the escapes and
-      // analyse again so those asm statements are still read.
-      auto Buf = llvm::MemoryBuffer::getFile(File);
-      if (Buf) {
-        std::string Text = (*Buf)->getBuffer().str();
-        std::vector<unsigned> Offsets = Errors.AsmEscapes;
-        llvm::sort(Offsets);
-        Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
-        std::string Patched;
-        size_t Prev = 0;
-        std::vector<unsigned> Inserted;
-        for (unsigned Off : Offsets) {
-          if (Off >= Text.size() || Text[Off] != '%')
-            continue;
-          Patched.append(Text, Prev, Off - Prev);
-          Inserted.push_back(Patched.size());
-          Patched += '%';
-          Prev = Off;
-        }
-        Patched.append(Text, Prev, std::string::npos);
-        FileResult Second;
-        Second.File = File;
-        FrontEndErrors Ignored;
-        if (!Inserted.empty() &&
-            analyseFile(FileOpts[I], Cmd, File, &Patched, Reported, Second,
-                        Ignored)) {
-          unpatchOffsets(Second, File, Inserted);
-          // Edits must apply to the text on disk, not the patched one.
-          Second.Originals[File] = Text;
-          R = std::move(Second);
-        }
+    FileOutcome O;
+    if (Workers.empty()) {
+      {
+        std::lock_guard<std::mutex> G(Progress.Lock);
+        Progress.started(I, Names[I]);
       }
+      O = analyseInput(FileOpts[I], Jobs[I], Reported);
+    } else {
+      {
+        std::unique_lock<std::mutex> L(Progress.Lock);
+        FinishedCV.wait(L, [&] { return Finished[I] != 0; });
+      }
+      O = std::move(Outcomes[I]);
+      if (llvm::any_of(O.R.Keys,
+                       [&](const std::string &K) { return Reported.count(K); }))
+        O = analyseInput(FileOpts[I], Jobs[I], Reported);
     }
-    if (!R.Ran || (Errors.Count && R.ValidDecls == 0)) {
-      Err << "proxyfence: error: cannot parse '" << Opts.Files[I]
-          << "' as CUDA" << (Errors.First.empty() ? "" : ": ") << Errors.First
-          << "\n";
+    FileResult &R = Results[I];
+    R = std::move(O.R);
+    std::lock_guard<std::mutex> G(Progress.Lock);
+    Progress.clear();
+    if (!O.accepted()) {
+      Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
+          << (O.FirstError.empty() ? "" : ": ") << O.FirstError << "\n";
       ++InputErrors;
       continue;
     }
     Reported.insert(R.Keys.begin(), R.Keys.end());
-    Out << R.Report;
-    if (Errors.Count) {
+    if (Opts.Format == OutputFormat::Text)
+      Out << R.Report;
+    if (O.Errors) {
       ++Degraded;
-      DegradedFiles.push_back(Opts.Files[I]);
-      Out << Opts.Files[I] << ": note: the clang front end rejected part of "
-          << "this file (" << Errors.Count << " error"
-          << (Errors.Count == 1 ? "" : "s") << "; first: " << Errors.First
-          << "); findings cover what could be analysed [proxyfence]\n";
+      DegradedFiles.push_back(Names[I]);
+      std::string Why = "the clang front end rejected part of this file (" +
+                        std::to_string(O.Errors) + " error" +
+                        (O.Errors == 1 ? "" : "s") + "; first: " +
+                        O.FirstError + "); findings cover what could be "
+                        "analysed";
+      if (Opts.Format == OutputFormat::Text)
+        Out << Names[I] << ": note: " << Why << " [proxyfence]\n";
+      else
+        Incomplete.emplace_back(Names[I], Why);
       if (Opts.Strict)
-        Err << "proxyfence: error: '" << Opts.Files[I]
-            << "' has front-end errors (first: " << Errors.First
+        Err << "proxyfence: error: '" << Names[I]
+            << "' has front-end errors (first: " << O.FirstError
             << ") and --strict is set\n";
     }
   }
+  for (llvm::thread &W : Workers)
+    W.join();
   Out.flush();
 
   if (InputErrors || (Opts.Strict && Degraded))
     return ExitInputError; // nothing is written after an input error
 
-  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0;
+  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0;
   bool VerifyFailed = false;
   tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
@@ -417,9 +663,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // text twice: a fence point (or an include) shared by several findings is
   // exported with the first of them only.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
+  RunFindings Machine; // --format=sarif/json
   for (FileResult &R : Results) {
     Findings += R.Findings;
     Suppressed += R.Suppressed;
+    if (Opts.Format != OutputFormat::Text)
+      Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
     for (tooling::Diagnostic D : R.Diags) {
       std::vector<std::string> Emptied;
       for (auto &[Path, Repls] : D.Message.Fix) {
@@ -453,6 +702,17 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Originals.emplace(Path, Text);
   }
 
+  // Before --fix writes: lines and columns are those of the analysed text.
+  if (Opts.Format != OutputFormat::Text) {
+    Machine.Texts = Originals;
+    Machine.Incomplete = std::move(Incomplete);
+    if (Opts.Format == OutputFormat::Sarif)
+      writeSarif(Machine, Out);
+    else
+      writeJson(Machine, Out);
+    Out.flush();
+  }
+
   if (!Opts.ExportFixes.empty())
     if (llvm::Error E = exportFixes(Opts.ExportFixes, TUD)) {
       Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
@@ -479,6 +739,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       if (llvm::Error E = writeFileAtomically(Path, Orig->second, *NewText)) {
         Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
         Failed.insert(Path);
+      } else {
+        ++Written;
       }
     }
     // A finding is fixed when its fix was planned and its file written.
@@ -499,7 +761,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       for (size_t I = 0; I < Results.size(); ++I) {
         VerifyUnit U;
         U.File = Results[I].File;
-        U.Name = Opts.Files[I];
+        U.Name = Names[I];
         U.Command = Jobs[I].second;
         U.Sites = Results[I].Sites;
         U.Options = &FileOpts[I];
@@ -511,8 +773,11 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           }
         Units.push_back(std::move(U));
       }
-      VerifyTotals T =
-          verifyFixes(Units, Opts, Out, Err, Baseline ? &*Baseline : nullptr);
+      // Verification reports on stdout in text mode only: a SARIF or JSON
+      // document there must stay one document.
+      VerifyTotals T = verifyFixes(
+          Units, Opts, Opts.Format == OutputFormat::Text ? Out : Err, Err,
+          Baseline ? &*Baseline : nullptr);
       T.RolledBack = std::min(T.RolledBack, Fixed);
       Fixed -= T.RolledBack;
       Remaining += T.RolledBack;
@@ -535,7 +800,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Err << "\n";
     }
   }
-  return Remaining || VerifyFailed ? ExitFindings : ExitClean;
+  // --exit-non-zero-on-fix: a changed file fails the run, as formatters
+  // fail a pre-commit hook, so that the change is reviewed and staged.
+  bool FailOnWrite = Opts.ExitNonZeroOnFix && Written;
+  return Remaining || VerifyFailed || FailOnWrite ? ExitFindings : ExitClean;
 }
 
 } // namespace proxyfence

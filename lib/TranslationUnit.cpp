@@ -6,6 +6,8 @@
 #include "proxyfence/Rules.h"
 #include "proxyfence/Suppressions.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <tuple>
@@ -69,6 +71,35 @@ private:
 };
 
 /// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
+/// Which headers (never system headers) may be reported and edited: those
+/// whose absolute path matches --header-filter, or without one, those
+/// outside the CUDA installation and /usr.
+class HeaderFilter {
+public:
+  explicit HeaderFilter(const DriverOptions &Opts)
+      : CudaPrefix(Opts.CudaPath), Custom(!Opts.HeaderFilter.empty()),
+        Filter(Opts.HeaderFilter) {}
+
+  bool selects(const SourceManager &SM, SourceLocation L) const {
+    llvm::StringRef Name = SM.getFilename(L);
+    if (Name.empty())
+      return false;
+    if (!Custom)
+      return !Name.starts_with(CudaPrefix) && !Name.starts_with("/usr/");
+    // Relative names are relative to the command's -working-directory.
+    llvm::SmallString<256> Path(Name);
+    SM.getFileManager().makeAbsolutePath(Path);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    return Filter.match(Path);
+  }
+
+private:
+  std::string CudaPrefix;
+  bool Custom;
+  llvm::Regex Filter;
+};
+
+
 std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
   return std::string(MbarrierInitRule.Name) + "|" +
          std::to_string(int(F.Kind)) + "|" +
@@ -102,8 +133,8 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
         SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
       ++R.ValidDecls;
 
-  std::string CudaPrefix = Opts.CudaPath;
-  auto Editable = [&SM, CudaPrefix](SourceLocation L) {
+  HeaderFilter Headers(Opts);
+  auto Editable = [&SM, &Headers](SourceLocation L) {
     L = SM.getExpansionLoc(L);
     if (L.isInvalid())
       return false;
@@ -111,9 +142,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
       return true;
     if (SM.isInSystemHeader(L))
       return false;
-    llvm::StringRef Name = SM.getFilename(L);
-    return !Name.empty() && !Name.starts_with(CudaPrefix) &&
-           !Name.starts_with("/usr/");
+    return Headers.selects(SM, L);
   };
 
   std::vector<const Rule *> Rules;

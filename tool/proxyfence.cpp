@@ -90,6 +90,30 @@ static cl::opt<unsigned>
                cl::desc("Wall-clock limit of --run in seconds (default 300)"),
                cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
 
+// A string, so that a bad value gets proxyfence's one-line error.
+static cl::opt<std::string>
+    JobsOpt("j",
+            cl::desc("Files analysed in parallel (default: one per core; "
+                     "output is the same as with -j 1)"),
+            cl::value_desc("N"), cl::Prefix, cl::cat(Category));
+static cl::opt<std::string> HeaderFilterOpt(
+    "header-filter",
+    cl::desc("Report and fix headers whose absolute path matches this "
+             "regular expression (default: every header outside the system "
+             "and CUDA headers; the input files always)"),
+    cl::value_desc("regex"), cl::cat(Category));
+static cl::opt<std::string>
+    FormatOpt("format",
+              cl::desc("Findings on stdout as: text (clang's format), sarif "
+                       "(SARIF 2.1.0), json"),
+              cl::value_desc("text|sarif|json"), cl::init("text"),
+              cl::cat(Category));
+static cl::opt<bool> ExitNonZeroOnFix(
+    "exit-non-zero-on-fix",
+    cl::desc("With --fix: exit 1 when a file was changed, even if nothing is "
+             "left to report (pre-commit hooks)"),
+    cl::cat(Category));
+
 /// docs/rules/*.md, embedded at build time (cmake/EmbedRuleDocs.cmake).
 struct RuleDoc {
   const char *Rule;
@@ -134,6 +158,12 @@ int main(int argc, const char **argv) {
       Split = I;
       break;
     }
+  // LLVM would print its own two lines for a -j without its number.
+  if (Split > 1 && StringRef(argv[Split - 1]) == "-j") {
+    errs() << "proxyfence: error: -j expects a number of files to analyse at "
+              "once (1 or more)\n";
+    return ExitInputError;
+  }
   cl::HideUnrelatedOptions(Category);
   std::string ParseErrors;
   raw_string_ostream ErrOS(ParseErrors);
@@ -141,6 +171,8 @@ int main(int argc, const char **argv) {
           Split, argv,
           "proxyfence: finds and fixes missing proxy fences in CUDA kernels\n"
           "\n  proxyfence [options] <file>... [-- <compiler args>]\n"
+          "  proxyfence -p <build dir> [options]\n"
+          "    (every CUDA file of <build dir>/compile_commands.json)\n"
           "  proxyfence verify [options] <file>... [-- <compiler args>]\n"
           "    (recompile with nvcc, check the fences in the PTX, --run)\n"
           "  proxyfence ptx-check <file.ptx>...\n",
@@ -200,6 +232,29 @@ int main(int argc, const char **argv) {
   if (DumpConfig)
     return runDumpConfig(Opts, outs(), errs());
   Opts.Verify = {VerifyOpt || VerifyCmd, RunCmd, RunTimeout};
+  if (JobsOpt.getNumOccurrences() &&
+      (StringRef(JobsOpt).getAsInteger(10, Opts.Jobs) || Opts.Jobs == 0)) {
+    errs() << "proxyfence: error: -j expects a number of files to analyse at "
+              "once (1 or more), not '"
+           << JobsOpt << "'\n";
+    return ExitInputError;
+  }
+  Opts.HeaderFilter = HeaderFilterOpt;
+  Opts.Given.HeaderFilter = HeaderFilterOpt.getNumOccurrences();
+  if (FormatOpt == "sarif")
+    Opts.Format = OutputFormat::Sarif;
+  else if (FormatOpt == "json")
+    Opts.Format = OutputFormat::Json;
+  else if (FormatOpt != "text") {
+    errs() << "proxyfence: error: unknown --format '" << FormatOpt
+           << "' (expected text, sarif or json)\n";
+    return ExitInputError;
+  }
+  if (ExitNonZeroOnFix && !Fix) {
+    errs() << "proxyfence: error: --exit-non-zero-on-fix needs --fix\n";
+    return ExitInputError;
+  }
+  Opts.ExitNonZeroOnFix = ExitNonZeroOnFix;
   if (PtxCheckCmd)
     return runPtxCheck(Opts, outs(), errs());
   if (VerifyCmd && Fix) {

@@ -11,6 +11,9 @@
 
 namespace proxyfence {
 
+/// How findings are written to stdout.
+enum class OutputFormat { Text, Sarif, Json };
+
 struct DriverOptions {
   std::vector<std::string> Files;
   std::string BuildPath;              // -p: directory of compile_commands.json
@@ -29,8 +32,13 @@ struct DriverOptions {
   /// mbarrier's init and its first async-proxy use (older guide examples).
   bool RequireInitProxyFence = false;
   VerifyOptions Verify;               // --verify, --run, --run-timeout
-  /// --header-filter: regex of the headers whose findings are reported.
+  /// --header-filter: headers whose (absolute) path matches may be reported
+  /// and edited; empty: every header outside the system and CUDA headers.
   std::string HeaderFilter;
+  unsigned Jobs = 0;                  // -j: files analysed at once; 0: one per core
+  OutputFormat Format = OutputFormat::Text;
+  /// --exit-non-zero-on-fix: with --fix, exit 1 when a file was written.
+  bool ExitNonZeroOnFix = false;
   /// Effects of bodiless functions, from a configuration file (Config.h).
   VocabularyTable Vocabulary;
   /// Options the command line gave (its values win over a configuration
@@ -47,6 +55,13 @@ enum ExitCode { ExitClean = 0, ExitFindings = 1, ExitInputError = 2 };
 
 /// An input file (absolute path) and the compile command it is parsed with.
 using InputCommand = std::pair<std::string, std::vector<std::string>>;
+
+/// The files of the CUDA entries of the compilation database in
+/// \p BuildPath (.cu/.cuh files, or commands that compile with `-x cuda` /
+/// `-x cu`), absolute, each once, in database order. On an unreadable
+/// database, or one with no CUDA entry, returns nothing and sets \p Why.
+std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
+                                           std::string &Why);
 
 /// The command of each input: its own entry in the compilation database of
 /// Opts.BuildPath (never one clang guessed from another file), else

@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -20,6 +21,9 @@ config.environment["TERM"] = "dumb"
 
 config.substitutions.append(("%proxyfence", config.proxyfence))
 config.substitutions.append(("%cuda_path", config.cuda_path))
+# The Python running lit, for the checkers under test/lit/*/Inputs.
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%source_root", config.source_root))
 config.substitutions.append(("%examples", os.path.join(config.source_root, "examples")))
 # Compile a (fixed) file for Hopper with nvcc, the compiler of record.
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
@@ -40,6 +44,9 @@ else:
 # Root reads files whatever their mode: permission tests need another user.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root-user")
+
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
 
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
