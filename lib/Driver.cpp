@@ -228,6 +228,18 @@ public:
                        });
     }
 
+    // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
+    std::vector<ClobberFinding> ClobberFindings;
+    if (!llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
+      for (ClobberFinding &F : findClobberlessFences(Ctx, RC.Roots, Editable)) {
+        std::string K = std::string(FenceClobberRule.Name) + "|" +
+                        placeKey(SM, F.Asm->getBeginLoc());
+        if (Reported.count(K) || !Keys.insert(K).second)
+          continue;
+        R.Keys.push_back(K);
+        ClobberFindings.push_back(std::move(F));
+      }
+
     FixPlanner Planner(Ctx, Opts.Style, Editable);
     std::vector<PlannedFix> Fixes = Planner.plan(Findings);
     std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
@@ -242,6 +254,9 @@ public:
          reportInitFindings(Ctx, InitFindings, InitFixes, Planner, OS,
                             llvm::outs().has_colors()))
       R.Diags.push_back(std::move(D));
+    for (tooling::Diagnostic &D : reportClobberFindings(
+             Ctx, ClobberFindings, OS, llvm::outs().has_colors()))
+      R.Diags.push_back(std::move(D));
     // Findings are counted as reported: one per warning.
     R.Findings = R.Diags.size();
     for (const tooling::Diagnostic &D : R.Diags)
@@ -250,6 +265,9 @@ public:
     for (const InitFix &F : InitFixes)
       Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
     Planner.addReplacements(Fixes, R.Edits);
+    for (const ClobberFinding &F : ClobberFindings)
+      if (F.Fix)
+        llvm::consumeError(R.Edits[F.Fix->getFilePath().str()].add(*F.Fix));
     for (const auto &[Path, Repls] : R.Edits) {
       (void)Repls;
       if (auto FE = SM.getFileManager().getOptionalFileRef(Path))
@@ -689,6 +707,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         Err << " " << F;
       Err << "\n";
     }
+  }
+  if (Opts.Stats) {
+    AnalysisStats Total;
+    for (const FileResult &R : Results)
+      Total.add(R.Stats);
+    printStats(Total, Err);
   }
   return Remaining || VerifyFailed ? ExitFindings : ExitClean;
 }
