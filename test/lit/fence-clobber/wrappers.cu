@@ -2,8 +2,7 @@
 // but the compiler may move the C++ stores to shared memory across it. Each
 // wrapper is reported once, where it is written, with the calls relying on
 // it as notes; the fix adds the clobber in the way the statement is written.
-// The wrappers still count as fences for the proxy rules: no tma-store
-// finding here.
+// They still count as fences for the proxy rules: no tma-store finding.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
