@@ -443,7 +443,9 @@ void Analyzer::noteRolePair(const Event &Arrive, const Event &Wait,
       return E.What + (E.Mem.isUnknown() || E.Mem.empty()
                            ? " (barrier object not known)"
                            : "");
-    return E.What + " (" + E.Id.describe() + ")";
+    // bar.*, barrier.*, __syncthreads alike.
+    return std::string(E.ArriveOnly ? "bar.arrive" : "bar.sync") + " (" +
+           E.Id.describe() + ")";
   };
   std::string Key = where(Arrive) + "|" + where(Wait);
   if (!RolePairs.insert({Key, Matched}).second)

@@ -4,6 +4,7 @@
 // and bulk/TMA stores.
 #pragma once
 #include <cstdint>
+#include <cuda.h>
 
 #define CUTLASS_DEVICE __forceinline__ __device__
 
