@@ -77,6 +77,12 @@ __global__ void init() {
   init_fence();
 }
 
+// CUTLASS's cutlass::arch::fence_barrier_init() is written this way.
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster; \n" ::);
+}
+__global__ void init_cutlass() { fence_barrier_init(); }
+
 // CHECK:      wrappers.cu.tmp.cu:20:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber: the compiler may move C++ shared-memory accesses across the fence [proxyfence-fence-clobber]
 // CHECK:      wrappers.cu.tmp.cu:20:3: note: add the "memory" clobber
 // CHECK:      asm volatile("fence.proxy.async.shared::cta;");
@@ -95,8 +101,10 @@ __global__ void init() {
 // CHECK:      wrappers.cu.tmp.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without
 // CHECK:      note: no automatic fix: the asm statement is written in a macro
 // CHECK:      wrappers.cu.tmp.cu:69:3: note: 'fence_from_macro' called here
+// CHECK:      wrappers.cu.tmp.cu:82:3: warning: inline asm emits 'fence.mbarrier_init.release.cluster' without
+// CHECK:      wrappers.cu.tmp.cu:84:34: note: 'fence_barrier_init' called here
 // CHECK-NOT:  warning:
-// CHECK:      proxyfence: 6 findings in 1 file
+// CHECK:      proxyfence: 7 findings in 1 file
 
 // FIXED:      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // FIXED:      asm volatile("fence.proxy.async;" : : "r"(unused) : "memory");
@@ -105,6 +113,8 @@ __global__ void init() {
 // FIXED-NEXT: {{^               }});
 // FIXED:      "}" ::: "memory");
 // FIXED:      #define FENCE_MACRO() asm volatile("fence.proxy.async.shared::cta;")
+
+// FIXED:      asm volatile("fence.mbarrier_init.release.cluster; \n" :: : "memory");
 
 // AGAIN:      wrappers.cu.tmp.again.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber
 // AGAIN-NOT:  warning:
