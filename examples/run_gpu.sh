@@ -7,6 +7,8 @@
 #   - run with a wall-clock timeout and record the PASS/FAIL line and exit code.
 # Then print a summary table (also written to $LOG_DIR/summary.txt).
 #
+# Usage: examples/run_gpu.sh [<example name>...]   (default: every example)
+#
 # Environment:
 #   RUNS       --runs passed to every example (default: each example's own default)
 #   TIMEOUT_S  wall-clock limit per run in seconds (default 120)
@@ -64,6 +66,7 @@ rows=()
 overall=0
 for dir in "$EX_DIR"/*/; do
   name="$(basename "$dir")"
+  if [ "$#" -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
   for variant in orig fixed; do
     if [ "$variant" = orig ]; then src="$dir$name.cu"; else src="$dir$name.fixed.cu"; fi
     [ -f "$src" ] || continue

@@ -800,6 +800,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Err << "\n";
     }
   }
+  if (Opts.Stats) {
+    AnalysisStats Total;
+    for (const FileResult &R : Results)
+      Total.add(R.Stats);
+    printStats(Total, Err);
+  }
   // --exit-non-zero-on-fix: a changed file fails the run, as formatters
   // fail a pre-commit hook, so that the change is reviewed and staged.
   bool FailOnWrite = Opts.ExitNonZeroOnFix && Written;

@@ -36,6 +36,27 @@ std::string opcodeLabel(const ptx::Instruction &I) {
 
 } // namespace
 
+BarrierId::Match BarrierId::compare(const BarrierId &O) const {
+  if (Kind == Unknown || O.Kind == Unknown)
+    return Match::Unknown;
+  if (Kind == Const && O.Kind == Const)
+    return Offset == O.Offset ? Match::Same : Match::Different;
+  if (Kind == O.Kind && Variable == O.Variable)
+    return Offset == O.Offset ? Match::Same : Match::Different;
+  return Match::Unknown;
+}
+
+std::string BarrierId::describe() const {
+  if (Kind == Unknown)
+    return "an id that is not a constant";
+  if (Kind == Const)
+    return "id " + std::to_string(Offset);
+  std::string S = "id '" + Variable->getNameAsString();
+  if (Offset)
+    S += (Offset > 0 ? " + " : " - ") + std::to_string(std::abs(Offset));
+  return S + "'";
+}
+
 Event eventOf(const ptx::Effect &Eff, StmtRef At, SourceLocation Loc,
               std::string What) {
   Event Ev;
@@ -196,6 +217,8 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
           Ev.Mem = AliasSet::unknown();
         }
       }
+      if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp)
+        Ev.Id = asmBarrierId(I, Eff, Asm, Fn);
       if (Eff.MbarrierOperand >= 0) {
         if (const Expr *E =
                 asmOperandExpr(Asm, operandOf(I, Eff.MbarrierOperand)))
@@ -232,6 +255,14 @@ void EventExtractor::bodilessCall(const CallExpr *Call, const FunctionDecl *Fn,
         Ev.Mem = AliasSet::unknown();
       }
     }
+    if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp) {
+      Ev.Id.Kind = BarrierId::Const; // __syncthreads: barrier 0
+      if (Eff.BarrierIdOperand >= 0) {
+        unsigned K = Eff.BarrierIdOperand;
+        Ev.Id = K < Call->getNumArgs() ? barrierIdOf(Call->getArg(K), Fn)
+                                       : BarrierId();
+      }
+    }
     if (Eff.MbarrierOperand >= 0) {
       Ev.Mbarrier = argValue(Eff.MbarrierOperand);
       if (Ev.Mbarrier.empty())
@@ -248,9 +279,94 @@ AliasSet EventExtractor::substitute(const AliasSet &S, const CallSite &C,
   return Memory.substitute(S, cast<CXXConstructExpr>(C.Site), Fn);
 }
 
+BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
+  BarrierId Id;
+  if (!E || E->isValueDependent())
+    return Id;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Memory.context())) {
+    Id.Kind = BarrierId::Const;
+    Id.Offset = R.Val.getInt().getExtValue();
+    return Id;
+  }
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+      return Id;
+    BarrierId L = barrierIdOf(BO->getLHS(), Fn);
+    BarrierId Rhs = barrierIdOf(BO->getRHS(), Fn);
+    if (L.Kind != BarrierId::Unknown && Rhs.Kind == BarrierId::Const) {
+      L.Offset += BO->getOpcode() == BO_Add ? Rhs.Offset : -Rhs.Offset;
+      return L;
+    }
+    if (BO->getOpcode() == BO_Add && L.Kind == BarrierId::Const &&
+        Rhs.Kind != BarrierId::Unknown) {
+      Rhs.Offset += L.Offset;
+      return Rhs;
+    }
+    return Id;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return Id;
+  if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+    Id.Kind = BarrierId::Param;
+    Id.Variable = P;
+  } else if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+             V && V->hasLocalStorage() && V->getType().isConstQualified()) {
+    // A const local holds one value in the whole function.
+    Id.Kind = BarrierId::Var;
+    Id.Variable = V;
+  }
+  return Id;
+}
+
+/// The barrier id operand of a bar/barrier instruction: an immediate, or an
+/// asm operand whose expression is evaluated.
+BarrierId EventExtractor::asmBarrierId(const ptx::Instruction &I,
+                                       const ptx::Effect &Eff,
+                                       const GCCAsmStmt *Asm,
+                                       const FunctionDecl *Fn) {
+  BarrierId Id;
+  if (Eff.BarrierIdOperand < 0) {
+    Id.Kind = BarrierId::Const;
+    return Id;
+  }
+  const ptx::Operand &Op = I.Operands[Eff.BarrierIdOperand];
+  if (Op.AsmOperand >= 0)
+    return barrierIdOf(asmOperandExpr(Asm, Op.AsmOperand), Fn);
+  long long V;
+  if (!llvm::StringRef(Op.Text).getAsInteger(0, V)) {
+    Id.Kind = BarrierId::Const;
+    Id.Offset = V;
+  }
+  return Id; // a PTX register: unknown
+}
+
 Event EventExtractor::lift(const Event &Inner, const CallSite &C,
                            const FunctionDecl *Fn) {
   Event E = Inner;
+  // A callee's parameter id is what the caller passes; its locals differ
+  // from call to call.
+  if (Inner.Id.Kind == BarrierId::Var) {
+    E.Id = BarrierId();
+  } else if (Inner.Id.Kind == BarrierId::Param) {
+    unsigned K = cast<ParmVarDecl>(Inner.Id.Variable)->getFunctionScopeIndex();
+    const Expr *Arg = nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(C.Site)) {
+      // An overloaded operator that is a member passes the object first.
+      if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(C.Callee))
+        ++K;
+      if (K < Call->getNumArgs())
+        Arg = Call->getArg(K);
+    } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(C.Site)) {
+      if (K < Ctor->getNumArgs())
+        Arg = Ctor->getArg(K);
+    }
+    E.Id = barrierIdOf(Arg, Fn);
+    if (E.Id.Kind != BarrierId::Unknown)
+      E.Id.Offset += Inner.Id.Offset;
+  }
   E.Mem = substitute(Inner.Mem, C, Fn);
   E.Mbarrier = substitute(Inner.Mbarrier, C, Fn);
   // An operation with an mbarrier keeps one, whatever the caller passes.

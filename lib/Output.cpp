@@ -80,6 +80,19 @@ public:
       Out.back().Message.Fix[Path] = Repls;
   }
 
+  /// A note with a fix-it that applies \p Rep, which is also the warning's
+  /// fix.
+  void replace(SourceLocation At, const std::string &Text,
+               const tooling::Replacement &Rep) {
+    DE.Report(At, NoteID) << Text
+                          << FixItHint::CreateInsertion(
+                                 SM.getComposedLoc(SM.getFileID(At),
+                                                   Rep.getOffset()),
+                                 Rep.getReplacementText());
+    Out.back().Notes.push_back(tooling::DiagnosticMessage(Text, SM, At));
+    llvm::consumeError(Out.back().Message.Fix[Rep.getFilePath()].add(Rep));
+  }
+
   std::vector<tooling::Diagnostic> finish() {
     Printer.EndSourceFile();
     return std::move(Out);
@@ -220,6 +233,31 @@ reportInitFindings(ASTContext &Ctx, const std::vector<InitFinding> &Findings,
       Texts.push_back("insert '" + Text + "' here");
     }
     R.fix(Fix.Edits, Texts, Planner);
+  }
+  return R.finish();
+}
+
+std::vector<tooling::Diagnostic>
+reportClobberFindings(ASTContext &Ctx, const std::vector<ClobberFinding> &Findings,
+                      llvm::raw_ostream &OS, bool Colors) {
+  SourceManager &SM = Ctx.getSourceManager();
+  Reporter R(Ctx, OS, Colors);
+  constexpr size_t MaxCallNotes = 8;
+  for (const ClobberFinding &F : Findings) {
+    SourceLocation At = fileLoc(SM, F.Asm->getBeginLoc());
+    R.warning(At, clobberMessage(F), FenceClobberRule.Name);
+    if (F.Fix)
+      R.replace(At, "add the \"memory\" clobber", *F.Fix);
+    else
+      R.note(At, "no automatic fix: " + F.NoFixReason);
+    std::string Name = F.Wrapper->getNameAsString();
+    for (size_t K = 0; K < F.Calls.size() && K < MaxCallNotes; ++K)
+      R.note(fileLoc(SM, F.Calls[K]->getBeginLoc()),
+             "'" + Name + "' called here: its fence orders only the stores "
+             "the compiler keeps before it");
+    if (F.Calls.size() > MaxCallNotes)
+      R.note(At, "and " + std::to_string(F.Calls.size() - MaxCallNotes) +
+                     " more calls of '" + Name + "'");
   }
   return R.finish();
 }

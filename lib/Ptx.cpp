@@ -450,6 +450,8 @@ std::vector<Effect> classifyBarrier(const Instruction &I) {
   bool WholeCta = hasOperand(I, Id) && I.Operands[Id].Text == "0" &&
                   !HasCount && !E.ArriveOnly;
   E.Scope = WholeCta ? BarrierScope::Cta : BarrierScope::Named;
+  if (hasOperand(I, Id))
+    E.BarrierIdOperand = Id;
   return {E};
 }
 

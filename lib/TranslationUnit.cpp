@@ -1,6 +1,7 @@
 //===- TranslationUnit.cpp - every rule over one parsed translation unit ---===//
 #include "proxyfence/TranslationUnit.h"
 #include "proxyfence/Analysis.h"
+#include "proxyfence/FenceClobber.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
@@ -220,6 +221,22 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
                      });
   }
 
+  // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
+  std::vector<ClobberFinding> ClobberFindings;
+  if (!llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
+    for (ClobberFinding &F : findClobberlessFences(Ctx, RC.Roots, Editable)) {
+      std::string K = std::string(FenceClobberRule.Name) + "|" +
+                      placeKey(SM, F.Asm->getBeginLoc());
+      if (Reported.count(K) || !Keys.insert(K).second)
+        continue;
+      R.Keys.push_back(K);
+      if (suppressedAt(SM, F.Asm->getBeginLoc(), FenceClobberRule.Name)) {
+        ++R.Suppressed;
+        continue;
+      }
+      ClobberFindings.push_back(std::move(F));
+    }
+
   FixPlanner Planner(Ctx, Opts.Style, Editable);
   std::vector<PlannedFix> Fixes = Planner.plan(Findings);
   std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
@@ -232,12 +249,18 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
   for (tooling::Diagnostic &D :
        reportInitFindings(Ctx, InitFindings, InitFixes, Planner, OS, Colors))
     R.Diags.push_back(std::move(D));
+  for (tooling::Diagnostic &D :
+       reportClobberFindings(Ctx, ClobberFindings, OS, Colors))
+    R.Diags.push_back(std::move(D));
   for (const tooling::Diagnostic &D : R.Diags)
     R.Unfixable += D.Message.Fix.empty();
   // All edits at once: insertions at one point are joined in order.
   for (const InitFix &F : InitFixes)
     Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
   Planner.addReplacements(Fixes, R.Edits);
+  for (const ClobberFinding &F : ClobberFindings)
+    if (F.Fix)
+      llvm::consumeError(R.Edits[F.Fix->getFilePath().str()].add(*F.Fix));
   for (const auto &[Path, Repls] : R.Edits) {
     (void)Repls;
     if (auto FE = SM.getFileManager().getOptionalFileRef(Path))

@@ -21,6 +21,7 @@ std::vector<StandaloneRule> allRules() {
   for (const Rule *R : proxyRules())
     Out.push_back({R->Name, R->Summary});
   Out.push_back(MbarrierInitRule);
+  Out.push_back(FenceClobberRule);
   return Out;
 }
 

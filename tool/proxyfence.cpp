@@ -151,6 +151,26 @@ int main(int argc, const char **argv) {
     Args.erase(Args.begin() + 1);
   argc = static_cast<int>(Args.size());
   argv = Args.data();
+  // LLVM registers -stats for counters of its own (and prints them at
+  // exit); proxyfence's --stats is taken out before LLVM parses, and the
+  // option is listed in --help with proxyfence's meaning.
+  bool StatsOpt = false;
+  for (size_t I = 1; I < Args.size() && StringRef(Args[I]) != "--";)
+    if (StringRef(Args[I]) == "--stats" || StringRef(Args[I]) == "-stats") {
+      StatsOpt = true;
+      Args.erase(Args.begin() + I);
+    } else {
+      ++I;
+    }
+  argc = static_cast<int>(Args.size());
+  argv = Args.data();
+  if (cl::Option *LLVMStats = cl::getRegisteredOptions().lookup("stats")) {
+    LLVMStats->setDescription("Print analysis statistics on stderr: functions "
+                              "and asm analysed, role synchronisations "
+                              "matched and unmatched");
+    LLVMStats->addCategory(Category);
+    LLVMStats->setHiddenFlag(cl::NotHidden);
+  }
   // Arguments after `--` go to the compiler, as with clang-tidy.
   int Split = argc;
   for (int I = 1; I < argc; ++I)
@@ -204,6 +224,7 @@ int main(int argc, const char **argv) {
   Opts.Fix = Fix;
   Opts.Strict = Strict;
   Opts.Quiet = Quiet;
+  Opts.Stats = StatsOpt;
   Opts.PrintCommands = PrintCommands;
   Opts.ExportFixes = ExportFixes;
   for (const std::string &R : Disable) {

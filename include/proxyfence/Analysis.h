@@ -18,7 +18,9 @@
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
 #include <memory>
+#include <string>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -59,10 +61,21 @@ struct AnalysisStats {
   unsigned Functions = 0;
   unsigned AsmStatements = 0;
   unsigned AsmInstructions = 0;
-  /// mbarrier arrive/wait pairs between roles that could not be matched
-  /// because a barrier's address is unknown: blind spots, not findings.
+  /// Arrive/wait pairs of different roles (no path from one to the other)
+  /// found to use the same barrier: named or CTA barriers, mbarriers.
+  unsigned NamedBarrierPairs = 0;
+  unsigned MbarrierPairs = 0;
+  /// Such pairs, with an access pending at the arrive and an async op after
+  /// the wait, that could not be matched because a barrier's id or address
+  /// is unknown: blind spots, not findings. One line per pair, located.
   unsigned UnmatchedSyncs = 0;
+  std::vector<std::string> UnmatchedSites;
+  void add(const AnalysisStats &O);
 };
+
+/// The --stats block: what was analysed and the role synchronisations
+/// matched and not matched.
+void printStats(const AnalysisStats &S, llvm::raw_ostream &OS);
 
 class Analyzer {
 public:
@@ -82,6 +95,7 @@ private:
   class FunctionRun;
   friend class FunctionRun;
   void addFinding(Finding F);
+  void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
 
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
@@ -93,6 +107,7 @@ private:
                       const clang::Stmt *, unsigned, const clang::Stmt *>>
       FindingKeys;
   AnalysisStats Stats;
+  std::set<std::pair<std::string, bool>> RolePairs; // where, and matched
   EventExtractor Events; // after Memory and Stats, which it refers to
 };
 

@@ -24,6 +24,7 @@ struct DriverOptions {
   bool Fix = false;
   bool Strict = false;                // front-end errors are input errors
   bool Quiet = false;                 // no summary line
+  bool Stats = false;                 // --stats: analysis statistics on stderr
   bool PrintCommands = false;         // print each file's clang command, analyse nothing
   std::string ExportFixes;            // YAML for clang-apply-replacements
   FenceStyle Style = FenceStyle::Auto;

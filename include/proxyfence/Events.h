@@ -13,6 +13,7 @@
 #include "proxyfence/Memory.h"
 #include "proxyfence/Ptx.h"
 #include "proxyfence/Vocabulary.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -36,6 +37,21 @@ struct StmtRef {
   bool operator<(const StmtRef &O) const { return S < O.S; }
 };
 
+/// The id of a CTA barrier (`bar.sync id`, `bar.arrive id`), as far as it
+/// is known: a constant, or a parameter or const local of the function
+/// holding the event plus a constant offset (so that two roles passing the
+/// same variable are seen to use the same barrier).
+struct BarrierId {
+  enum KindT { Unknown, Const, Param, Var } Kind = Unknown;
+  int64_t Offset = 0; // the value when Const
+  const clang::VarDecl *Variable = nullptr; // the parameter or local
+  /// Equal ids name the same barrier; different constants name different
+  /// ones; anything else cannot be decided.
+  enum class Match { Same, Different, Unknown };
+  Match compare(const BarrierId &O) const;
+  std::string describe() const;
+};
+
 struct Event {
   EffectKind Kind;
   AsyncOp Op = AsyncOp::None;
@@ -49,6 +65,8 @@ struct Event {
   /// The mbarrier the operation initialises, arrives at, waits on or
   /// completes on (a TMA load's completion barrier); empty when it has none.
   AliasSet Mbarrier;
+  /// For Barrier events other than bar.warp.sync: which barrier.
+  BarrierId Id;
   /// Statement of the analysed function that performs the event: the access
   /// itself, or the call through which a callee performs it.
   StmtRef At;
@@ -104,6 +122,10 @@ private:
                     Sink Out);
   AliasSet substitute(const AliasSet &S, const CallSite &C,
                       const clang::FunctionDecl *Fn);
+  BarrierId barrierIdOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  BarrierId asmBarrierId(const ptx::Instruction &I, const ptx::Effect &Eff,
+                         const clang::GCCAsmStmt *Asm,
+                         const clang::FunctionDecl *Fn);
 
   MemoryModel &Memory;
   unsigned &AsmStatements;

@@ -84,6 +84,7 @@ public:
                       const clang::FunctionDecl *Caller);
 
   static bool isSharedVar(const clang::VarDecl *V);
+  clang::ASTContext &context() { return Ctx; }
 
 private:
   AliasSet varValue(const clang::VarDecl *V, const clang::FunctionDecl *Fn);

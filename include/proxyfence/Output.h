@@ -2,6 +2,7 @@
 #ifndef PROXYFENCE_OUTPUT_H
 #define PROXYFENCE_OUTPUT_H
 
+#include "proxyfence/FenceClobber.h"
 #include "proxyfence/Fixes.h"
 #include "proxyfence/MbarrierInit.h"
 #include "clang/Tooling/Core/Diagnostic.h"
@@ -23,6 +24,13 @@ reportInitFindings(clang::ASTContext &Ctx,
                    const std::vector<InitFinding> &Findings,
                    const std::vector<InitFix> &Fixes, FixPlanner &Planner,
                    llvm::raw_ostream &OS, bool Colors);
+
+/// The same for proxyfence-fence-clobber: a warning at each asm statement,
+/// the clobber as its fix, notes at the calls that rely on it.
+std::vector<clang::tooling::Diagnostic>
+reportClobberFindings(clang::ASTContext &Ctx,
+                      const std::vector<ClobberFinding> &Findings,
+                      llvm::raw_ostream &OS, bool Colors);
 
 /// Writes the YAML that clang-apply-replacements reads.
 llvm::Error exportFixes(llvm::StringRef Path,

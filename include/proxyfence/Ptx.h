@@ -128,6 +128,9 @@ struct Effect {
   /// bar.arrive (does not wait) / barrier.cluster.arrive.relaxed.
   bool ArriveOnly = false;
   bool Relaxed = false;
+  /// For Barrier (bar/barrier, not .warp): operand index of the barrier id;
+  /// -1 for __syncthreads-style barriers, whose id is 0.
+  int BarrierIdOperand = -1;
   /// The address operand is in the generic state space (plain st/ld): the
   /// analysis must decide from the address whether it is shared memory.
   bool GenericAddress = false;

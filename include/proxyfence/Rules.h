@@ -34,7 +34,8 @@ llvm::ArrayRef<const Rule *> proxyRules();
 const Rule *findRule(llvm::StringRef Name);
 
 /// A rule that runs an analysis of its own rather than matching events of
-/// the proxy dataflow (proxyfence-mbarrier-init: MbarrierInit.h).
+/// the proxy dataflow (proxyfence-mbarrier-init: MbarrierInit.h;
+/// proxyfence-fence-clobber: FenceClobber.h).
 struct StandaloneRule {
   const char *Name;
   const char *Summary;
@@ -49,6 +50,7 @@ extern const Rule TmaStoreRule;
 extern const Rule MmaOperandRule;
 extern const Rule AsyncOverwriteRule;
 extern const StandaloneRule MbarrierInitRule;
+extern const StandaloneRule FenceClobberRule;
 
 } // namespace proxyfence
 
