@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 
-PKGS=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
+PKGS=(clang-22 libclang-22-dev libclang-rt-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
       cmake ninja-build libgtest-dev python3)
 missing=()
 for p in "${PKGS[@]}"; do
