@@ -82,6 +82,14 @@ FenceStyle FixPlanner::styleAt(SourceLocation Loc) {
     S = FenceStyle::CudaPtx;
   else if (Text.contains("cuda::device::experimental::"))
     S = FenceStyle::CudaExperimental;
+  // Only a library the translation unit declares, not one a comment names:
+  // a spelling nothing declares does not compile, and the next run would
+  // not see it as a fence and insert another.
+  if ((S == FenceStyle::Cutlass && !declared({"cutlass"}) && !declared({"cute"})) ||
+      (S == FenceStyle::CudaPtx && !declared({"cuda", "ptx"})) ||
+      (S == FenceStyle::CudaExperimental &&
+       !declared({"cuda", "device", "experimental"})))
+    S = FenceStyle::Ptx;
   return Styles[F] = S;
 }
 
