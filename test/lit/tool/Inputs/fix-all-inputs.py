@@ -123,7 +123,7 @@ def main():
                 continue  # headers are compiled through their includer
             nvcc = [a.nvcc, "-std=c++17", "-gencode", "arch=compute_%s,code=sm_%s" % (arch, arch),
                     "-c", "-o", os.devnull, os.path.join(work, f)] + \
-                   [x for x in extra if x.startswith(("-I", "-D"))]
+                   [x for x in extra if x.startswith(("-I", "-D", "-ftemplate-depth"))]
             r = subprocess.run(nvcc, capture_output=True, text=True)
             if r.returncode != 0:
                 errors.append("%s: the fixed file does not compile with nvcc for sm_%s:\n%s"
