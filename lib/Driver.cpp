@@ -29,8 +29,11 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include "llvm/Support/Signals.h"
+#include <cstring>
 #include <set>
 #include <tuple>
+#include <unistd.h>
 
 using namespace clang;
 
@@ -118,8 +121,9 @@ private:
   const std::set<std::string> &Reported;
 };
 
-/// A clear reason why \p Path cannot be analysed, or empty.
-std::string checkInputFile(llvm::StringRef Path) {
+/// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
+/// rewritten), or empty.
+std::string checkInputFile(llvm::StringRef Path, bool ForFix) {
   llvm::sys::fs::file_status St;
   if (std::error_code EC = llvm::sys::fs::status(Path, St))
     return "cannot read '" + Path.str() + "': " + EC.message();
@@ -134,35 +138,85 @@ std::string checkInputFile(llvm::StringRef Path) {
   llvm::StringRef Text = (*Buf)->getBuffer().take_front(1 << 16);
   if (Text.contains('\0'))
     return "'" + Path.str() + "' is not a CUDA or C++ source file (binary data)";
+  if (ForFix) {
+    std::string Why = whyNotWritable(Path);
+    if (!Why.empty())
+      return Why + "; --fix cannot rewrite it";
+  }
   return "";
 }
 
 } // namespace
 
-llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
-                                llvm::StringRef Content) {
+/// Why \p Path (resolved: \p Target, its status \p St) must not be replaced:
+/// a rename ignores the file's own mode and links, so both are checked here.
+static std::string whyNotReplaceable(llvm::StringRef Path,
+                                     llvm::StringRef Target,
+                                     const llvm::sys::fs::file_status &St) {
+  if (!llvm::sys::fs::is_regular_file(St))
+    return "'" + Path.str() + "' is not a regular file";
+  if ((St.permissions() & llvm::sys::fs::all_write) == 0 ||
+      llvm::sys::fs::access(Target, llvm::sys::fs::AccessMode::Write))
+    return "'" + Path.str() + "' is read-only";
+  if (St.getLinkCount() > 1)
+    return "'" + Path.str() + "' has " + std::to_string(St.getLinkCount()) +
+           " hard links, which replacing it would split";
+  return "";
+}
+
+std::string whyNotWritable(llvm::StringRef Path) {
+  llvm::SmallString<256> Target;
+  llvm::sys::fs::file_status St;
+  if (std::error_code EC = llvm::sys::fs::real_path(Path, Target))
+    return "cannot read '" + Path.str() + "': " + EC.message();
+  if (std::error_code EC = llvm::sys::fs::status(Target, St))
+    return "cannot read '" + Path.str() + "': " + EC.message();
+  return whyNotReplaceable(Path, Target, St);
+}
+
+std::string whyNotRewritable(llvm::StringRef Path, llvm::StringRef Expected) {
+  std::string Why = whyNotWritable(Path);
+  if (!Why.empty())
+    return Why;
   auto Now = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!Now)
-    return llvm::createStringError(Now.getError(), "cannot read '%s': %s",
-                                   Path.str().c_str(),
-                                   Now.getError().message().c_str());
+    return "cannot read '" + Path.str() + "': " + Now.getError().message();
   if ((*Now)->getBuffer() != Expected)
+    return "'" + Path.str() + "' changed on disk during the analysis";
+  return "";
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
+                                llvm::StringRef Content) {
+  auto fail = [&](const std::string &Why) {
     return llvm::createStringError(
-        std::errc::operation_canceled,
-        "'%s' changed on disk during the analysis; not overwritten",
-        Path.str().c_str());
-  auto Perms = llvm::sys::fs::getPermissions(Path);
-  if (!Perms)
-    return llvm::createStringError(Perms.getError(), "cannot stat '%s'",
-                                   Path.str().c_str());
-  llvm::SmallString<256> Model(Path);
+        std::make_error_code(std::errc::operation_not_permitted),
+        Why + "; not overwritten");
+  };
+  std::string Why = whyNotRewritable(Path, Expected);
+  if (!Why.empty())
+    return fail(Why);
+  // Through a symlink the file it names is replaced; the link stays a link.
+  llvm::SmallString<256> Target;
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::real_path(Path, Target) ||
+      llvm::sys::fs::status(Target, St))
+    return fail("cannot read '" + Path.str() + "'");
+  llvm::SmallString<256> Model(Target);
   Model += ".proxyfence-%%%%%%.tmp";
   int FD;
   llvm::SmallString<256> Tmp;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
-    return llvm::createStringError(EC, "cannot write next to '%s': %s",
-                                   Path.str().c_str(), EC.message().c_str());
+    return fail("cannot create a temporary file next to '" + Path.str() +
+                "': " + EC.message());
+  // An interrupt (not SIGKILL) leaves no temporary file behind.
+  llvm::sys::RemoveFileOnSignal(Tmp);
+  auto discard = [&](const std::string &Why) {
+    llvm::sys::fs::remove(Tmp);
+    llvm::sys::DontRemoveFileOnSignal(Tmp);
+    return fail(Why);
+  };
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Content;
@@ -170,21 +224,27 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return llvm::createStringError(EC, "cannot write '%s': %s",
-                                     Tmp.c_str(), EC.message().c_str());
+      return discard("cannot write '" + Tmp.str().str() + "': " + EC.message());
     }
+    // The owner too: a file rewritten by root stays its owner's.
+    llvm::sys::fs::file_status New;
+    if (!llvm::sys::fs::status(FD, New) &&
+        (New.getUser() != St.getUser() || New.getGroup() != St.getGroup()))
+      if (std::error_code EC = llvm::sys::fs::changeFileOwnership(
+              FD, St.getUser(), St.getGroup()))
+        return discard("cannot keep the owner of '" + Path.str() +
+                       "': " + EC.message());
+    // On disk before the rename: a crash never leaves an empty file.
+    if (::fsync(FD) != 0)
+      return discard("cannot write '" + Tmp.str().str() +
+                     "': " + std::strerror(errno));
   }
-  if (std::error_code EC = llvm::sys::fs::setPermissions(Tmp, *Perms)) {
-    llvm::sys::fs::remove(Tmp);
-    return llvm::createStringError(EC, "cannot set permissions of '%s'",
-                                   Tmp.c_str());
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return llvm::createStringError(EC, "cannot replace '%s': %s",
-                                   Path.str().c_str(), EC.message().c_str());
-  }
+  if (std::error_code EC = llvm::sys::fs::setPermissions(Tmp, St.permissions()))
+    return discard("cannot set the permissions of '" + Tmp.str().str() +
+                   "': " + EC.message());
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Target))
+    return discard("cannot replace '" + Path.str() + "': " + EC.message());
+  llvm::sys::DontRemoveFileOnSignal(Tmp);
   return llvm::Error::success();
 }
 
@@ -225,6 +285,27 @@ static void absoluteIncludePaths(std::vector<std::string> &Args) {
       Args[I] = Flag.str() + Value;
       break;
     }
+}
+
+/// Keys the edits of \p R by the file they land in (symlinks resolved), so
+/// that a file reached under two names is written once.
+static void keyEditsByRealPath(FileResult &R) {
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals;
+  for (auto &[Path, Repls] : R.Edits) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Path, Real))
+      Real = Path; // gone: writing it fails later, with a message
+    std::string Key(Real);
+    for (const tooling::Replacement &Rep : Repls)
+      llvm::consumeError(Edits[Key].add(tooling::Replacement(
+          Key, Rep.getOffset(), Rep.getLength(), Rep.getReplacementText())));
+    auto Orig = R.Originals.find(Path);
+    if (Orig != R.Originals.end())
+      Originals[Key] = std::move(Orig->second);
+  }
+  R.Edits = std::move(Edits);
+  R.Originals = std::move(Originals);
 }
 
 /// Runs the front end and the analysis on one file. \p Patched, when set,
@@ -382,7 +463,7 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
   }
   std::vector<InputCommand> Jobs;
   for (const std::string &F : Opts.Files) {
-    Why = checkInputFile(F);
+    Why = checkInputFile(F, Opts.Fix);
     if (!Why.empty())
       return {};
     std::string Abs = absolutePath(F);
@@ -624,6 +705,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       continue;
     }
     Reported.insert(R.Keys.begin(), R.Keys.end());
+    keyEditsByRealPath(R);
     if (Opts.Format == OutputFormat::Text)
       Out << R.Report;
     if (O.Errors) {
@@ -652,7 +734,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     return ExitInputError; // nothing is written after an input error
 
   unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0;
-  bool VerifyFailed = false;
+  bool VerifyFailed = false, WriteFailed = false;
   tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
   // Merge the edits of every file (a header fixed from two files once).
@@ -721,6 +803,21 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 
   Remaining = Findings;
   if (Opts.Fix) {
+    // Every file is checked before any is written: a fix spread over a
+    // kernel and its header is applied whole or not at all.
+    bool Writable = true;
+    for (const auto &[Path, Repls] : Edits) {
+      auto Orig = Originals.find(Path);
+      std::string Why = Orig == Originals.end()
+                            ? ""
+                            : whyNotRewritable(Path, Orig->second);
+      if (!Why.empty()) {
+        Err << "proxyfence: error: " << Why << "; nothing was written\n";
+        Writable = false;
+      }
+    }
+    if (!Writable)
+      return ExitInputError;
     std::optional<HarnessRun> Baseline;
     if (!Edits.empty())
       Baseline = runBaseline(Opts, Err);
@@ -743,6 +840,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         ++Written;
       }
     }
+    WriteFailed = !Failed.empty();
     // A finding is fixed when its fix was planned and its file written.
     Remaining = 0;
     for (const FileResult &R : Results) {
@@ -806,6 +904,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Total.add(R.Stats);
     printStats(Total, Err);
   }
+  if (WriteFailed)
+    return ExitInputError;
   // --exit-non-zero-on-fix: a changed file fails the run, as formatters
   // fail a pre-commit hook, so that the change is reviewed and staged.
   bool FailOnWrite = Opts.ExitNonZeroOnFix && Written;

@@ -82,6 +82,14 @@ FenceStyle FixPlanner::styleAt(SourceLocation Loc) {
     S = FenceStyle::CudaPtx;
   else if (Text.contains("cuda::device::experimental::"))
     S = FenceStyle::CudaExperimental;
+  // Only a library the translation unit declares, not one a comment names:
+  // a spelling nothing declares does not compile, and the next run would
+  // not see it as a fence and insert another.
+  if ((S == FenceStyle::Cutlass && !declared({"cutlass"}) && !declared({"cute"})) ||
+      (S == FenceStyle::CudaPtx && !declared({"cuda", "ptx"})) ||
+      (S == FenceStyle::CudaExperimental &&
+       !declared({"cuda", "device", "experimental"})))
+    S = FenceStyle::Ptx;
   return Styles[F] = S;
 }
 
@@ -281,6 +289,8 @@ PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
     // inserted lines come after the comment rather than taking it over.
     llvm::StringRef Text = SM.getBufferData(F);
     size_t Eol = std::min(Text.find('\n', Off), Text.size());
+    if (Eol > Off && Text[Eol - 1] == '\r')
+      --Eol; // a CRLF line ends at its '\r'
     llvm::StringRef Rest = Text.slice(Off, Eol).ltrim();
     if (Rest.empty() || Rest.starts_with("//"))
       Off = Eol;
@@ -386,6 +396,28 @@ static unsigned afterLastInclude(llvm::StringRef Text) {
   return Lines.empty() ? 0 : Lines.back().second;
 }
 
+static bool includes(llvm::StringRef Text, llvm::StringRef Header) {
+  for (const auto &[Target, End] : includeLines(Text))
+    if (Target.starts_with(Header))
+      return true;
+  return false;
+}
+
+/// The line ending ("\r\n" or "\n") of the line an insertion at \p Off
+/// edits, so that inserted lines match their neighbours in CRLF and mixed
+/// files: the line holding \p Off, or the line above when \p Off starts a
+/// line (an #include added below the last one) or is in an unterminated
+/// last line.
+static llvm::StringRef lineEndingAt(llvm::StringRef Text, unsigned Off) {
+  bool LineStart = Off > 0 && Off <= Text.size() && Text[Off - 1] == '\n';
+  size_t Eol = LineStart ? Off - 1 : Text.find('\n', Off);
+  if (Eol == llvm::StringRef::npos && Off > 0)
+    Eol = Text.rfind('\n', Off - 1);
+  return Eol != llvm::StringRef::npos && Eol > 0 && Text[Eol - 1] == '\r'
+             ? "\r\n"
+             : "\n";
+}
+
 void FixPlanner::addReplacements(
     const std::vector<PlannedFix> &Fixes,
     std::map<std::string, tooling::Replacements> &Out) {
@@ -393,7 +425,15 @@ void FixPlanner::addReplacements(
   // clang's Replacements rejects two different insertions at one offset. A
   // text that several findings share is inserted once.
   std::map<std::pair<std::string, unsigned>, std::vector<std::string>> Inserts;
-  auto insert = [&](const std::string &Path, unsigned Off, std::string Text) {
+  // Texts are built with '\n'; \p FileText decides the ending written.
+  auto insert = [&](const std::string &Path, unsigned Off, std::string Text,
+                    llvm::StringRef FileText) {
+    if (lineEndingAt(FileText, Off) == "\r\n") {
+      std::string Crlf;
+      for (char C : Text)
+        Crlf += C == '\n' ? llvm::StringRef("\r\n") : llvm::StringRef(&C, 1);
+      Text = std::move(Crlf);
+    }
     std::vector<std::string> &Texts = Inserts[{Path, Off}];
     if (llvm::find(Texts, Text) == Texts.end())
       Texts.push_back(std::move(Text));
@@ -434,30 +474,32 @@ void FixPlanner::addReplacements(
       std::string OneLine = P.FenceText;
       std::replace(OneLine.begin(), OneLine.end(), '\n', ' ');
       if (P.Before) {
-        insert(Path, Offset, "{ " + OneLine + " ");
-        insert(Path, endOffset(P.Before), " }");
+        insert(Path, Offset, "{ " + OneLine + " ", Text);
+        insert(Path, endOffset(P.Before), " }", Text);
       } else {
         insert(Path,
                SM.getFileOffset(SM.getExpansionLoc(P.After->getBeginLoc())),
-               "{ ");
-        insert(Path, Offset, " " + OneLine + " }");
+               "{ ", Text);
+        insert(Path, Offset, " " + OneLine + " }", Text);
       }
     } else if (P.Before) {
       llvm::StringRef Lead = lineBefore(Offset);
       bool OwnLine = Lead.find_first_not_of(" \t") == llvm::StringRef::npos;
       insert(Path, Offset,
              OwnLine ? indented(P.FenceText, Lead) + "\n" + Lead.str()
-                     : P.FenceText + " ");
+                     : P.FenceText + " ",
+             Text);
     } else {
       // On new lines below the statement, indented as its first line.
       llvm::StringRef First = lineBefore(
           SM.getFileOffset(SM.getExpansionLoc(P.After->getBeginLoc())));
       llvm::StringRef Lead = First.take_front(First.find_first_not_of(" \t"));
-      insert(Path, Offset, "\n" + Lead.str() + indented(P.FenceText, Lead));
+      insert(Path, Offset, "\n" + Lead.str() + indented(P.FenceText, Lead),
+             Text);
     }
     for (const std::string &Inc : P.Includes)
       if (!includes(Text, Inc))
-        insert(Path, afterLastInclude(Text), "#include " + Inc + "\n");
+        insert(Path, afterLastInclude(Text), "#include " + Inc + "\n", Text);
   }
   for (auto &[Key, Texts] : Inserts) {
     std::string Joined;

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 shift || true
 
-PKGS=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
+PKGS=(clang-22 libclang-22-dev libclang-rt-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
       cmake ninja-build libgtest-dev python3 python3-yaml pre-commit)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -78,10 +78,20 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 
 /// Writes \p Content to \p Path atomically: a temporary file in the same
-/// directory, the original's permissions, then a rename over the original.
-/// Fails (and writes nothing) if the file no longer holds \p Expected.
+/// directory, synced, with the original's permissions and owner, then a
+/// rename over the original (over the file a symlink names, not the link).
+/// Fails, writing nothing, for the reasons whyNotRewritable gives.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
                                 llvm::StringRef Content);
+
+/// Why --fix must not replace \p Path: it is not a regular file, is
+/// read-only (no write permission bit, or not writable by this user: a
+/// rename would bypass its mode), or has several hard links. Empty if none.
+std::string whyNotWritable(llvm::StringRef Path);
+
+/// whyNotWritable, or \p Path no longer holds \p Expected (it changed on
+/// disk since it was read). Empty if it can be rewritten.
+std::string whyNotRewritable(llvm::StringRef Path, llvm::StringRef Expected);
 
 } // namespace proxyfence
 
