@@ -1,5 +1,6 @@
 //===- Suppressions.cpp - NOLINT and proxyfence: ignore comments -----------===//
 #include "proxyfence/Suppressions.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <optional>
@@ -101,9 +102,7 @@ std::vector<Directive> directivesOn(StringRef Line) {
 
 } // namespace
 
-bool isSuppressed(StringRef Text, unsigned Line, StringRef Check) {
-  if (Line == 0)
-    return false;
+SuppressionIndex::SuppressionIndex(StringRef Text) {
   // NOLINTBEGIN regions: as in clang-tidy, only one closed by a matching
   // NOLINTEND (the same check list) counts.
   std::vector<std::pair<unsigned, std::optional<std::string>>> Open;
@@ -111,27 +110,46 @@ bool isSuppressed(StringRef Text, unsigned Line, StringRef Check) {
   for (StringRef Rest = Text; !Rest.empty(); ++N) {
     auto [L, Tail] = Rest.split('\n');
     Rest = Tail;
-    for (const Directive &D : directivesOn(L)) {
-      if ((N == Line && D.Kind == Scope::Line) ||
-          (N + 1 == Line && D.Kind == Scope::NextLine))
-        if (appliesTo(D, Check))
-          return true;
-      if (D.Kind == Scope::Begin) {
+    for (Directive &D : directivesOn(L)) {
+      if (D.Kind == Scope::Line || D.Kind == Scope::NextLine) {
+        unsigned Target = D.Kind == Scope::Line ? N : N + 1;
+        Lines.push_back({Target, std::move(D.Checks), D.ProxyfenceComment});
+      } else if (D.Kind == Scope::Begin) {
         Open.emplace_back(N, D.Checks);
-      } else if (D.Kind == Scope::End) {
+      } else {
         for (size_t I = Open.size(); I-- > 0;) {
           if (Open[I].second != D.Checks)
             continue;
-          if (Open[I].first <= Line && Line <= N &&
-              appliesTo(Directive{Scope::Begin, D.Checks}, Check))
-            return true;
+          Regions.push_back({Open[I].first, N, D.Checks});
           Open.erase(Open.begin() + I);
           break;
         }
       }
     }
   }
+  llvm::sort(Lines, [](const LineEntry &X, const LineEntry &Y) {
+    return X.Line < Y.Line;
+  });
+}
+
+bool SuppressionIndex::suppressed(unsigned Line, StringRef Check) const {
+  if (Line == 0)
+    return false;
+  auto It = llvm::partition_point(
+      Lines, [Line](const LineEntry &E) { return E.Line < Line; });
+  for (; It != Lines.end() && It->Line == Line; ++It)
+    if (appliesTo(Directive{Scope::Line, It->Checks, It->ProxyfenceComment},
+                  Check))
+      return true;
+  for (const RegionEntry &R : Regions)
+    if (R.Begin <= Line && Line <= R.End &&
+        appliesTo(Directive{Scope::Begin, R.Checks}, Check))
+      return true;
   return false;
+}
+
+bool isSuppressed(StringRef Text, unsigned Line, StringRef Check) {
+  return SuppressionIndex(Text).suppressed(Line, Check);
 }
 
 } // namespace proxyfence

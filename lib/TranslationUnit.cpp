@@ -11,6 +11,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 using namespace clang;
@@ -109,17 +110,29 @@ std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
 }
 
 /// Whether a NOLINT or `proxyfence: ignore` comment silences a warning of
-/// \p Check at \p Loc (the line where the statement is written).
-bool suppressedAt(const SourceManager &SM, SourceLocation Loc,
-                  llvm::StringRef Check) {
-  Loc = SM.getExpansionLoc(Loc);
-  if (Loc.isInvalid())
-    return false;
-  bool Invalid = false;
-  llvm::StringRef Text = SM.getBufferData(SM.getFileID(Loc), &Invalid);
-  return !Invalid &&
-         isSuppressed(Text, SM.getExpansionLineNumber(Loc), Check);
-}
+/// \p Check at \p Loc (the line where the statement is written); each
+/// file's comments are read once.
+class Suppressions {
+public:
+  explicit Suppressions(const SourceManager &SM) : SM(SM) {}
+  bool at(SourceLocation Loc, llvm::StringRef Check) {
+    Loc = SM.getExpansionLoc(Loc);
+    if (Loc.isInvalid())
+      return false;
+    FileID F = SM.getFileID(Loc);
+    auto It = Files.find(F);
+    if (It == Files.end()) {
+      bool Invalid = false;
+      llvm::StringRef Text = SM.getBufferData(F, &Invalid);
+      It = Files.try_emplace(F, Invalid ? "" : Text).first;
+    }
+    return It->second.suppressed(SM.getExpansionLineNumber(Loc), Check);
+  }
+
+private:
+  const SourceManager &SM;
+  std::map<FileID, SuppressionIndex> Files;
+};
 
 } // namespace
 
@@ -129,6 +142,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
                                              bool Colors) {
   TranslationUnitResult R;
   SourceManager &SM = Ctx.getSourceManager();
+  Suppressions Suppressed(SM);
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (!D->isImplicit() && !D->isInvalidDecl() &&
         SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
@@ -174,7 +188,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
     R.Keys.push_back(K);
     // Suppressed: neither reported nor fixed, but counted once per warning
     // (the warnings are grouped as reportFindings groups them).
-    if (suppressedAt(SM, F.Async.At.S->getBeginLoc(), F.R->Name)) {
+    if (Suppressed.at(F.Async.At.S->getBeginLoc(), F.R->Name)) {
       SuppressedWarnings.insert(std::make_tuple(
           F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
       continue;
@@ -205,7 +219,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
       if (Reported.count(K) || !Keys.insert(K).second)
         continue;
       R.Keys.push_back(K);
-      if (suppressedAt(SM, F.Init.At.S->getBeginLoc(), MbarrierInitRule.Name)) {
+      if (Suppressed.at(F.Init.At.S->getBeginLoc(), MbarrierInitRule.Name)) {
         ++R.Suppressed;
         continue;
       }
@@ -230,7 +244,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
       if (Reported.count(K) || !Keys.insert(K).second)
         continue;
       R.Keys.push_back(K);
-      if (suppressedAt(SM, F.Asm->getBeginLoc(), FenceClobberRule.Name)) {
+      if (Suppressed.at(F.Asm->getBeginLoc(), FenceClobberRule.Name)) {
         ++R.Suppressed;
         continue;
       }

@@ -3,6 +3,9 @@
 #define PROXYFENCE_SUPPRESSIONS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace proxyfence {
 
@@ -17,6 +20,27 @@ namespace proxyfence {
 /// <checks> is a comma-separated list of check names, `*` matching any
 /// text; in <rules> the `proxyfence-` prefix may be left out.
 bool isSuppressed(llvm::StringRef Text, unsigned Line, llvm::StringRef Check);
+
+/// The same, with the comments of a file read once: a file with many
+/// findings is not rescanned for each of them.
+class SuppressionIndex {
+public:
+  explicit SuppressionIndex(llvm::StringRef Text);
+  bool suppressed(unsigned Line, llvm::StringRef Check) const;
+
+private:
+  struct LineEntry {
+    unsigned Line; // the line it silences (NOLINTNEXTLINE: the next one)
+    std::optional<std::string> Checks;
+    bool ProxyfenceComment;
+  };
+  struct RegionEntry {
+    unsigned Begin, End;
+    std::optional<std::string> Checks;
+  };
+  std::vector<LineEntry> Lines; // sorted by line
+  std::vector<RegionEntry> Regions;
+};
 
 } // namespace proxyfence
 
