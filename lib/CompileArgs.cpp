@@ -75,6 +75,11 @@ std::string archOfCommand(const std::vector<std::string> &Cmd) {
   return "";
 }
 
+std::string targetArch(const std::vector<std::string> &Cmd, StringRef Arch) {
+  std::string A = Arch.empty() ? archOfCommand(Cmd) : Arch.str();
+  return A.empty() || !isKnownArch(A) ? "sm_90a" : A;
+}
+
 /// Clang's own headers shipped beside a relocated binary (a static build
 /// copied to a machine without LLVM 22): <bin>/../lib/clang/<major>. Clang
 /// would look for them relative to "clang++", not to this program.
@@ -193,9 +198,7 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
     else
       Out.push_back(A.str());
   }
-  std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
-  if (Arch.empty() || !isKnownArch(Arch))
-    Arch = "sm_90a";
+  std::string Arch = targetArch(Cmd, Opts.Arch);
   Out.push_back("--cuda-device-only");
   Out.push_back("--cuda-gpu-arch=" + Arch);
   Out.push_back("--cuda-path=" + Opts.CudaPath);
@@ -300,9 +303,7 @@ static std::vector<std::string> nvccCommand(const std::vector<std::string> &Cmd,
               I + 1 < Cmd.size() && Cmd[I + 1] == "true"))
       Out.push_back("-rdc=true");
   }
-  std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
-  if (Arch.empty() || !isKnownArch(Arch))
-    Arch = "sm_90a";
+  std::string Arch = targetArch(Cmd, Opts.Arch);
   if (Executable)
     Out.push_back("-O3");
   else

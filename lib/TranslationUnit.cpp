@@ -173,27 +173,33 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
     A.analyze(FD);
   R.Stats = A.stats();
 
-  std::vector<Finding> Findings;
+  // Every rule's findings: once per place in the source (not again for
+  // another instantiation, nor for a header an earlier input already
+  // reported); a suppressed one is neither reported nor fixed, but counted.
   std::set<std::string> Keys;
+  enum class Admit { Repeat, Suppressed, Kept };
+  auto admit = [&](std::string Key, SourceLocation At, llvm::StringRef Rule) {
+    if (Reported.count(Key) || !Keys.insert(Key).second)
+      return Admit::Repeat;
+    R.Keys.push_back(std::move(Key));
+    return Suppressed.at(At, Rule) ? Admit::Suppressed : Admit::Kept;
+  };
+
+  std::vector<Finding> Findings;
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
       SuppressedWarnings;
   for (const Finding &F : A.findings()) {
     if (!Editable(F.Async.At.S->getBeginLoc()))
       continue;
-    // Once per place in the source: not again for another instantiation,
-    // nor for a header an earlier input already reported.
-    std::string K = findingKey(SM, F);
-    if (Reported.count(K) || !Keys.insert(K).second)
-      continue;
-    R.Keys.push_back(K);
-    // Suppressed: neither reported nor fixed, but counted once per warning
-    // (the warnings are grouped as reportFindings groups them).
-    if (Suppressed.at(F.Async.At.S->getBeginLoc(), F.R->Name)) {
+    Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
+                          F.R->Name);
+    if (Verdict == Admit::Kept)
+      Findings.push_back(F);
+    // Suppressed ones count once per warning, grouped as reportFindings
+    // groups them.
+    else if (Verdict == Admit::Suppressed)
       SuppressedWarnings.insert(std::make_tuple(
           F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
-      continue;
-    }
-    Findings.push_back(F);
   }
   R.Suppressed = SuppressedWarnings.size();
   auto Key = [&SM](const Finding &F) {
@@ -215,15 +221,11 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
     for (const InitFinding &F : M.findings()) {
       if (!Editable(F.Init.At.S->getBeginLoc()))
         continue;
-      std::string K = initFindingKey(SM, F);
-      if (Reported.count(K) || !Keys.insert(K).second)
-        continue;
-      R.Keys.push_back(K);
-      if (Suppressed.at(F.Init.At.S->getBeginLoc(), MbarrierInitRule.Name)) {
-        ++R.Suppressed;
-        continue;
-      }
-      InitFindings.push_back(F);
+      Admit Verdict = admit(initFindingKey(SM, F), F.Init.At.S->getBeginLoc(),
+                            MbarrierInitRule.Name);
+      if (Verdict == Admit::Kept)
+        InitFindings.push_back(F);
+      R.Suppressed += Verdict == Admit::Suppressed;
     }
     std::stable_sort(InitFindings.begin(), InitFindings.end(),
                      [&SM](const InitFinding &X, const InitFinding &Y) {
@@ -239,16 +241,12 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
   std::vector<ClobberFinding> ClobberFindings;
   if (!llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
     for (ClobberFinding &F : findClobberlessFences(Ctx, RC.Roots, Editable)) {
-      std::string K = std::string(FenceClobberRule.Name) + "|" +
-                      placeKey(SM, F.Asm->getBeginLoc());
-      if (Reported.count(K) || !Keys.insert(K).second)
-        continue;
-      R.Keys.push_back(K);
-      if (Suppressed.at(F.Asm->getBeginLoc(), FenceClobberRule.Name)) {
-        ++R.Suppressed;
-        continue;
-      }
-      ClobberFindings.push_back(std::move(F));
+      Admit Verdict = admit(std::string(FenceClobberRule.Name) + "|" +
+                                placeKey(SM, F.Asm->getBeginLoc()),
+                            F.Asm->getBeginLoc(), FenceClobberRule.Name);
+      if (Verdict == Admit::Kept)
+        ClobberFindings.push_back(std::move(F));
+      R.Suppressed += Verdict == Admit::Suppressed;
     }
 
   FixPlanner Planner(Ctx, Opts.Style, Editable);

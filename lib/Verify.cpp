@@ -44,12 +44,6 @@ std::string plural(unsigned N, StringRef Word) {
   return std::to_string(N) + " " + Word.str() + (N == 1 ? "" : "s");
 }
 
-std::string archOf(const std::vector<std::string> &Cmd,
-                   const DriverOptions &Opts) {
-  std::string Arch = Opts.Arch.empty() ? archOfCommand(Cmd) : Opts.Arch;
-  return Arch.empty() || !isKnownArch(Arch) ? "sm_90a" : Arch;
-}
-
 std::string cudaTool(const DriverOptions &Opts, StringRef Name) {
   llvm::SmallString<256> P(Opts.CudaPath);
   llvm::sys::path::append(P, "bin", Name);
@@ -362,7 +356,7 @@ public:
   UnitVerifier(const VerifyUnit &U, const DriverOptions &Opts, Tools &T,
                llvm::raw_ostream &Out, llvm::raw_ostream &Err)
       : U(U), Opts(Opts), T(T), Out(Out), Err(Err),
-        Arch(archOf(U.Command, Opts)) {}
+        Arch(targetArch(U.Command, Opts.Arch)) {}
 
   /// Findings whose fix was undone.
   unsigned RolledBack = 0;

@@ -45,6 +45,11 @@ std::vector<std::string>
 nvccExecutableCommand(const std::vector<std::string> &Cmd, llvm::StringRef File,
                       const DeviceOptions &Opts, llvm::StringRef Output);
 
+/// The architecture \p Cmd is analysed and built for: \p Arch (--arch or
+/// the configuration's), else the command's own, else sm_90a.
+std::string targetArch(const std::vector<std::string> &Cmd,
+                       llvm::StringRef Arch);
+
 /// The architecture a command targets (-arch=sm_90a, -gencode ...,
 /// --cuda-gpu-arch=...), normalised to sm_XX[a]; empty when none.
 std::string archOfCommand(const std::vector<std::string> &Cmd);

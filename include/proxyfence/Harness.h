@@ -30,7 +30,7 @@ struct HarnessRun {
 };
 
 /// `nvidia-smi -L`, or the command in PROXYFENCE_GPU_PROBE: exit 0 means a
-/// GPU is present.
+/// GPU is present. Probed once per process.
 bool gpuPresent();
 
 /// Runs \p Cmd through /bin/sh in its own process group, capturing its
