@@ -136,10 +136,10 @@ private:
 
 } // namespace
 
-TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
-                                             const DriverOptions &Opts,
-                                             const std::set<std::string> &Reported,
-                                             bool Colors) {
+TranslationUnitResult
+analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
+                       const std::set<std::string> &Reported, bool Colors,
+                       llvm::ArrayRef<SourceLocation> Errors) {
   TranslationUnitResult R;
   SourceManager &SM = Ctx.getSourceManager();
   Suppressions Suppressed(SM);
@@ -172,6 +172,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
   R.Stats = A.stats();
+  R.Blind = findBlindSpots(Ctx, Editable, Errors);
 
   // Every rule's findings: once per place in the source (not again for
   // another instantiation, nor for a header an earlier input already
