@@ -41,6 +41,20 @@ if config.tidy_plugin and config.clang_tidy and not config.clang_tidy.endswith("
 else:
     lit_config.note("clang-tidy plugin not built: tests marked 'REQUIRES: tidy-plugin' are UNSUPPORTED")
 
+# The clang proxyfence is built with: nvcc-view/ runs its commands.
+if not any(sub[0] == "%clangxx" for sub in config.substitutions):
+    config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+
+# The toolkit's version (cuda-13.0): tests with data a given nvcc printed.
+try:
+    with open(os.path.join(config.cuda_path, "include", "cuda.h")) as f:
+        for line in f:
+            if line.startswith("#define CUDA_VERSION "):
+                v = int(line.split()[2])
+                config.available_features.add("cuda-%d.%d" % (v // 1000, v % 1000 // 10))
+except (OSError, ValueError, IndexError):
+    pass
+
 # Root reads files whatever their mode: permission tests need another user.
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root-user")

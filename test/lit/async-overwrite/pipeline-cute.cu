@@ -87,8 +87,8 @@ __global__ void gmma_consumer(const uint8_t *in, float *out, int ntiles) {
 }
 
 // CHECK: pipeline-cute.cu.tmp.cu:37:7: warning: bulk async load overwrites shared memory 'stage' read through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
-// CHECK: mini_cute.h:159:5: note: bulk async load issued here, inside 'copy'
-// CHECK: mini_cute.h:147:5: note: generic-proxy read of 'stage' here (ldmatrix.shared)
+// CHECK: mini_cute.h:163:5: note: bulk async load issued here, inside 'copy'
+// CHECK: mini_cute.h:150:5: note: generic-proxy read of 'stage' here (ldmatrix.shared)
 // CHECK: :42:5: note: inside 'copy', called here
 // CHECK-NOT: generic-proxy
 // CHECK: :46:5: note: this barrier orders threads, not proxies; insert the fence before it

@@ -2,7 +2,7 @@
 // inline asm in a (local) header; the fence is spelled as CUTLASS spells it.
 // REQUIRES: nvcc
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: cp %S/Inputs/mini_cutlass.h %t/mini_cutlass.h && cp %s %t/k.cu
+// RUN: cp %S/Inputs/mini_cutlass.h %S/Inputs/mini_cutlass_config.h %t/ && cp %s %t/k.cu
 // RUN: not %proxyfence %t/k.cu 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix --quiet %t/k.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t/k.cu %s

@@ -4,11 +4,10 @@
 // cute/arch/util.hpp, cutlass/arch/barrier.h): the smem pointer cast, the GMMA
 // matrix descriptor, two GMMA atoms (SS and RS), the warpgroup helpers, a
 // bulk-copy atom and the cluster barrier.
+// The asm bodies are gated as CuTe/CUTLASS gate them (mini_cutlass_config.h).
 #pragma once
 #include <cstdint>
-
-#define CUTE_HOST_DEVICE __forceinline__ __host__ __device__
-#define CUTE_DEVICE __forceinline__ __device__
+#include "mini_cutlass_config.h"
 
 namespace cute {
 
@@ -79,6 +78,7 @@ struct SM90_64x64x16_F32BF16BF16_SS {
       float &d24, float &d25, float &d26, float &d27,
       float &d28, float &d29, float &d30, float &d31,
       GMMA::ScaleOut const scale_D = GMMA::ScaleOut::One) {
+#if defined(CUTE_ARCH_MMA_SM90A_ENABLED)
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
@@ -99,6 +99,9 @@ struct SM90_64x64x16_F32BF16BF16_SS {
           "+f"(d28), "+f"(d29), "+f"(d30), "+f"(d31)
         : "l"(desc_a), "l"(desc_b), "r"(int32_t(scale_D)), "n"(1), "n"(1),
           "n"(0), "n"(0));
+#else
+    CUTE_INVALID_CONTROL_PATH("Attempting to use SM90_64x64x16_F32BF16BF16_SS without CUTE_ARCH_MMA_SM90A_ENABLED");
+#endif
   }
 };
 
@@ -154,6 +157,7 @@ struct SM75_U32x4_LDSM_N {
 struct SM90_BULK_COPY_G2S {
   CUTE_DEVICE static void copy(void const *gmem_ptr, uint64_t *mbar_ptr,
                                     void *smem_ptr, int32_t load_bytes) {
+#if defined(CUTE_ARCH_TMA_SM90_ENABLED)
     uint32_t smem_int_mbar = cast_smem_ptr_to_uint(mbar_ptr);
     uint32_t smem_int_ptr = cast_smem_ptr_to_uint(smem_ptr);
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
@@ -161,6 +165,9 @@ struct SM90_BULK_COPY_G2S {
                  : "r"(smem_int_ptr), "l"(gmem_ptr), "r"(load_bytes),
                    "r"(smem_int_mbar)
                  : "memory");
+#else
+    CUTE_INVALID_CONTROL_PATH("Trying to use BULK_COPY without CUTE_ARCH_TMA_SM90_ENABLED.");
+#endif
   }
 };
 
@@ -188,6 +195,7 @@ struct SM100_MMA_F16BF16_SS {
   CUTE_DEVICE static void fma(uint64_t const &desc_a, uint64_t const &desc_b,
                               uint32_t const &tmem_c, uint32_t const &scaleC,
                               uint64_t const &idescE) {
+#if defined(CUTE_ARCH_TCGEN05_TMEM_ENABLED)
     if (elect_one_sync()) {
       uint32_t mask[4] = {0, 0, 0, 0};
       asm volatile("{\n\t"
@@ -200,6 +208,9 @@ struct SM100_MMA_F16BF16_SS {
                      "r"(uint32_t(idescE >> 32)), "r"(scaleC), "r"(mask[0]),
                      "r"(mask[1]), "r"(mask[2]), "r"(mask[3]));
     }
+#else
+    CUTE_INVALID_CONTROL_PATH("Attempting to use SM100_MMA_F16BF16_SS without CUTE_ARCH_TCGEN05_TMEM_ENABLED");
+#endif
   }
 };
 
@@ -248,9 +259,14 @@ struct SM100_MMA_F16BF16_2x1SM_SS {
 struct SM100_UTCCP_128dp256bit_1cta {
   CUTE_DEVICE static void copy(uint64_t const &src_addr,
                                uint32_t const &dst_addr) {
+#if defined(CUTE_ARCH_TCGEN05_TMEM_ENABLED)
+    // CuTe's spelling: no comma between the two inputs (nvcc accepts it).
     asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;"
                  :
-                 : "r"(dst_addr), "l"(src_addr));
+                 : "r"(dst_addr)  "l"(src_addr));
+#else
+    CUTE_INVALID_CONTROL_PATH("Trying to use UTCCP without CUTE_ARCH_TCGEN05_TMEM_ENABLED.");
+#endif
   }
 };
 
@@ -259,18 +275,25 @@ struct SM100_UTCCP_128dp256bit_1cta {
 namespace cutlass::arch {
 
 CUTE_DEVICE void fence_view_async_shared() {
+#if CUDA_BARRIER_ENABLED
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
 }
 
 struct ClusterBarrier {
   uint64_t barrier_;
   CUTE_DEVICE void init(uint32_t arrive_count) const {
     uint32_t smem_addr = cute::cast_smem_ptr_to_uint(&barrier_);
+#if CUDA_BARRIER_ENABLED
     asm volatile("mbarrier.init.shared::cta.b64 [%1], %0;\n"
                  ::"r"(arrive_count), "r"(smem_addr));
+#elif defined(__CUDA_ARCH__)
+    asm volatile("brkpt;\n" ::);
+#endif
   }
   CUTE_DEVICE void wait(uint32_t phase) const {
     uint32_t smem_addr = cute::cast_smem_ptr_to_uint(&barrier_);
+#if CUDA_BARRIER_ENABLED
     asm volatile("{\n"
                  ".reg .pred P1;\n"
                  "LAB_WAIT:\n"
@@ -280,19 +303,30 @@ struct ClusterBarrier {
                  "DONE:\n"
                  "}\n"
                  ::"r"(smem_addr), "r"(phase));
+#elif defined(__CUDA_ARCH__)
+    asm volatile("brkpt;\n" ::);
+#endif
   }
   CUTE_DEVICE void arrive() const {
     uint32_t smem_addr = cute::cast_smem_ptr_to_uint(&barrier_);
+#if CUDA_BARRIER_ENABLED
     asm volatile("{\n"
                  ".reg .b64 state;\n"
                  "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
                  "}\n"
                  ::"r"(smem_addr));
+#elif defined(__CUDA_ARCH__)
+    asm volatile("brkpt;\n" ::);
+#endif
   }
   CUTE_DEVICE void arrive_and_expect_tx(uint32_t transaction_bytes) const {
     uint32_t smem_addr = cute::cast_smem_ptr_to_uint(&barrier_);
+#if CUDA_BARRIER_ENABLED
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%1], %0;\n"
                  ::"r"(transaction_bytes), "r"(smem_addr));
+#elif defined(__CUDA_ARCH__)
+    asm volatile("brkpt;\n" ::);
+#endif
   }
 };
 
