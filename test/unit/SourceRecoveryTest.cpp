@@ -1,0 +1,78 @@
+//===- SourceRecoveryTest.cpp - repairs of what nvcc accepts ---------------===//
+#include "proxyfence/SourceRecovery.h"
+#include <gtest/gtest.h>
+
+using namespace proxyfence;
+
+namespace {
+
+// Every repair keeps the text's length and its lines.
+void expectNeutral(llvm::StringRef Before, const Recovery &R) {
+  EXPECT_EQ(R.Text.size(), Before.size());
+  EXPECT_EQ(llvm::StringRef(R.Text).count('\n'), Before.count('\n'));
+}
+
+TEST(SourceRecovery, SingleEscapeIsDoubledWithABlankSpent) {
+  std::string In = "int f() { unsigned r; asm volatile(\"mov.u32 %0, %laneid;\" : \"=r\"(r)); return r; }";
+  Recovery R = recoverSource(In);
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Escapes, 1u);
+  EXPECT_NE(R.Text.find("\"mov.u32 %0,%%laneid;\""), std::string::npos) << R.Text;
+  // Outside the statement nothing moved.
+  EXPECT_EQ(R.Text.substr(0, 22), In.substr(0, 22));
+  EXPECT_EQ(R.Text.substr(R.Text.size() - 12), In.substr(In.size() - 12));
+}
+
+TEST(SourceRecovery, MissingOperandCommaTakesTheBlank) {
+  std::string In = "asm volatile(\"tcgen05.cp.cta_group::1.128x256b [%0], %1;\"\n"
+                   "    :\n    : \"r\"(dst)  \"l\"(src));\n";
+  Recovery R = recoverSource(In);
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Commas, 1u);
+  EXPECT_NE(R.Text.find("\"r\"(dst), \"l\"(src)"), std::string::npos) << R.Text;
+}
+
+TEST(SourceRecovery, MultiLineStatementRepairsOnItsOwnLine) {
+  std::string In = "asm volatile(\n    \"{\\n\"\n    \"mov.u32 %0, %clusterid.x;\\n\"\n"
+                   "    \"}\\n\"\n    : \"=r\"(x));\n";
+  Recovery R = recoverSource(In);
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Escapes, 1u);
+  EXPECT_NE(R.Text.find("%0,%%clusterid.x;"), std::string::npos) << R.Text;
+}
+
+TEST(SourceRecovery, WhatClangAcceptsIsLeftAlone) {
+  for (std::string In : {
+           // Basic asm: no operands, so '%' is no escape.
+           std::string("asm volatile(\"mov.u32 %r1, %laneid;\");"),
+           // Escapes clang knows: %%, operands, modifiers, names, %=.
+           std::string("asm(\"mov.u32 %0, %%laneid; add %h1, %[v]; L%=:\" : \"=r\"(a) : [v] \"r\"(b), \"r\"(c));"),
+           // Not asm: strings, comments, identifiers containing asm.
+           std::string("printf(\"%lu\\n\", x); // asm(\"%laneid\" : :)\nint plasma(int); x = plasma(1);"),
+       }) {
+    Recovery R = recoverSource(In);
+    EXPECT_EQ(R.Text, In);
+    EXPECT_EQ(R.Escapes + R.Commas + R.Unrepairable, 0u) << In;
+  }
+}
+
+TEST(SourceRecovery, NoBlankToSpendLeavesTheStatement) {
+  std::string In = "asm(\"mov.u32 %0,%laneid;\":\"=r\"(r));";
+  Recovery R = recoverSource(In);
+  EXPECT_EQ(R.Text, In);
+  EXPECT_EQ(R.Unrepairable, 1u);
+}
+
+TEST(SourceRecovery, ReportedEscapeInAMacroString) {
+  std::string In = "#define LANE \"mov.u32 %0, %laneid;\"\n"
+                   "void f() { asm(LANE : \"=r\"(r)); }\n";
+  unsigned At = In.find("%laneid");
+  Recovery Scan = recoverSource(In);
+  EXPECT_EQ(Scan.Text, In); // the scan cannot know LANE is an asm template
+  Recovery R = recoverSource(In, {At});
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Escapes, 1u);
+  EXPECT_NE(R.Text.find("%0,%%laneid;"), std::string::npos) << R.Text;
+}
+
+} // namespace
