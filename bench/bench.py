@@ -14,7 +14,17 @@ that pulls in the heaviest CUDA headers available here.
 Then `-p <db> -j 1` against `-j 2` over a generated compile database of
 several files: the speed-up of analysing files on threads.
 
+With --corpus DIR (a corpus extracted by ../shared/realworld/extract.sh),
+real translation units too: CUTLASS/CuTe GEMMs and DeepGEMM's attention-like
+kernels, each with its case's arguments. They get real bodies from the nvcc
+view, so they are the heavy end (10 to 45 s of parse); the goal is a ratio
+of 1.25 or less. Nothing of the corpus is kept here.
+
+The clang command includes the nvcc view's prelude, which proxyfence keeps in
+memory: it is written to a temporary file for clang (--print-nvcc-prelude).
+
 Usage: bench/bench.py [--tool build/proxyfence] [--reps 3] [--quick] [--db-files 8]
+                      [--corpus DIR [--cases id,id,...] [--corpus-only]]
 """
 import json
 import argparse
@@ -45,12 +55,47 @@ def best_of(cmd, reps):
     return min(r[0] for r in runs), max(r[1] for r in runs), runs[-1][2]
 
 
-def clang_command(tool, path):
-    out = subprocess.run([tool, "--print-command", path], capture_output=True, check=True).stdout
+PRELUDE_DIR = "/proxyfence-nvcc-view/"
+
+
+def clang_command(tool, path, extra=(), tmp=None):
+    """proxyfence's own clang command for path; the in-memory prelude is
+    written under tmp for clang to read."""
+    out = subprocess.run([tool, "--print-command", path, "--"] + list(extra),
+                         capture_output=True, check=True).stdout
     args = out.rstrip(b"\n").split(b"\0")
     args = [a.decode() for a in args if a]
     args[0] = CLANG
+    if tmp and any(a.startswith(PRELUDE_DIR) for a in args):
+        local = os.path.join(tmp, "nvcc-prelude.cuh")
+        with open(local, "wb") as f:
+            f.write(subprocess.run([tool, "--print-nvcc-prelude"], capture_output=True,
+                                   check=True).stdout)
+        args = [local if a.startswith(PRELUDE_DIR) else a for a in args]
     return args
+
+
+# Corpus cases that make heavy translation units: CuTe/CUTLASS GEMMs
+# (Hopper, Blackwell, a warp-specialized epilogue) and DeepGEMM's kernels.
+CORPUS_CASES = ["cutlass-hopper-tut-neg", "cutlass-epi-neg", "cutlass-bw05-mbar",
+                "dg-mqa-neg", "dg-fp8fp4-neg"]
+
+
+def corpus_inputs(corpus, cases):
+    """(name, file, args, cwd) of each case directory that exists."""
+    found = []
+    for case in cases:
+        d = os.path.join(corpus, case)
+        try:
+            with open(os.path.join(d, "file")) as f:
+                path = f.read().strip()
+            with open(os.path.join(d, "args")) as f:
+                args = [a for a in f.read().split("\n") if a]
+        except OSError:
+            print(f"bench: corpus case {case} not found in {corpus}; skipped", file=sys.stderr)
+            continue
+        found.append((case, path, args, d))
+    return found
 
 
 # ---- generated stress inputs -------------------------------------------------
@@ -200,15 +245,32 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="examples and generated inputs only")
     ap.add_argument("--db-files", type=int, default=8, help="files in the -j database (default 8)")
+    ap.add_argument("--corpus", help="an extracted real-world corpus: time its heavy TUs too")
+    ap.add_argument("--cases", default=",".join(CORPUS_CASES),
+                    help="corpus case ids to time (default: %(default)s)")
+    ap.add_argument("--corpus-only", action="store_true",
+                    help="with --corpus: only its translation units")
     args = ap.parse_args()
     if not os.access(args.tool, os.X_OK):
         sys.exit(f"bench: no proxyfence at {args.tool}; build first (scripts/setup.sh)")
 
     ratios, rows = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for kind, path in inputs(tmp, args.quick):
+        for name, path, extra, cwd in corpus_inputs(args.corpus, args.cases.split(",")) \
+                if args.corpus else []:
+            clang = clang_command(args.tool, path, extra, tmp)
+            ct, cm, crc = best_of(clang, args.reps)
+            tt, tm, trc = best_of([args.tool, "--quiet", path, "--"] + extra, args.reps)
+            if crc == 2 or trc == 2:
+                print(f"bench: {name}: clang exit {crc}, proxyfence exit {trc}; skipped",
+                      file=sys.stderr)
+                continue
+            ratios.append(tt / ct)
+            rows.append(("corpus:" + name, ct, tt, tt / ct, cm, tm))
+        inputs_list = [] if args.corpus_only else inputs(tmp, args.quick)
+        for kind, path in inputs_list:
             try:
-                clang = clang_command(args.tool, path)
+                clang = clang_command(args.tool, path, (), tmp)
             except subprocess.CalledProcessError:
                 continue
             ct, cm, crc = best_of(clang, args.reps)
@@ -219,11 +281,13 @@ def main():
             ratios.append(ratio)
             name = os.path.relpath(path, ROOT) if kind != "generated" else os.path.basename(path)
             rows.append((name, ct, tt, ratio, cm, tm))
-        scaling = jobs_scaling(args.tool, tmp, args.reps, args.db_files)
+        scaling = None if args.corpus_only else jobs_scaling(args.tool, tmp, args.reps,
+                                                              args.db_files)
 
     print(f"{'input':58} {'clang s':>8} {'tool s':>8} {'ratio':>6} {'clang MiB':>9} {'tool MiB':>9}")
     for name, ct, tt, ratio, cm, tm in rows:
-        flag = "  > 1.10" if ratio > 1.10 else ""
+        limit = 1.25 if name.startswith("corpus:") else 1.10
+        flag = f"  > {limit:.2f}" if ratio > limit else ""
         print(f"{name[-58:]:58} {ct:8.3f} {tt:8.3f} {ratio:6.2f} {cm:9.1f} {tm:9.1f}{flag}")
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
