@@ -14,9 +14,39 @@ void BlindSpots::add(const BlindSpots &O) {
   DeviceFunctions += O.DeviceFunctions;
   Stubs.insert(Stubs.end(), O.Stubs.begin(), O.Stubs.end());
   Dropped.insert(Dropped.end(), O.Dropped.begin(), O.Dropped.end());
+  for (const auto &[Kind, N] : O.AsmKinds)
+    AsmKinds[Kind] += N;
 }
 
 namespace {
+
+/// What an asm statement does, by its instructions (each kind once).
+std::vector<const char *> asmKinds(llvm::StringRef Text) {
+  static const std::pair<const char *, const char *> Kinds[] = {
+      {"cp.async.bulk.tensor", "TMA"},
+      {"cp.reduce.async.bulk.tensor", "TMA"},
+      {"wgmma.mma_async", "GMMA"},
+      {"tcgen05.cp", "UTCCP"},
+      {"tcgen05.mma", "UMMA"},
+      {"mbarrier.", "mbarrier"},
+      {"fence.proxy.async", "proxy fence"},
+      {"barrier.cluster", "barrier"},
+      {"bar.sync", "barrier"},
+      {"bar.arrive", "barrier"},
+      {"barrier.sync", "barrier"},
+      {"barrier.arrive", "barrier"},
+  };
+  std::vector<const char *> Out;
+  for (auto [Prefix, Kind] : Kinds)
+    if (Text.contains(Prefix) && !llvm::is_contained(Out, Kind))
+      Out.push_back(Kind);
+  // Bulk copies that are not tensor copies.
+  if (Text.contains("cp.async.bulk.") && !Text.contains("cp.async.bulk.tensor") &&
+      !Text.contains("cp.async.bulk.commit_group") &&
+      !Text.contains("cp.async.bulk.wait_group"))
+    Out.push_back("bulk copy");
+  return Out;
+}
 
 /// What a statement of a stub may be: a trap, or what comes with one.
 enum class StubPart { No, Trap, Filler };
@@ -78,6 +108,14 @@ public:
   BlindSpots Result;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    SourceLocation L = SM.getExpansionLoc(A->getAsmLoc());
+    if (L.isInvalid() || !Counted(L) || !SeenAsm.insert(L.getRawEncoding()).second)
+      return true;
+    for (const char *Kind : asmKinds(A->getAsmString()))
+      ++Result.AsmKinds[Kind];
+    return true;
+  }
   bool TraverseDecl(Decl *D) {
     if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
         SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
@@ -155,7 +193,7 @@ private:
   SourceManager &SM;
   const std::function<bool(SourceLocation)> &Counted;
   std::vector<SourceLocation> ErrorLocs;
-  std::set<unsigned> Seen;
+  std::set<unsigned> Seen, SeenAsm;
 };
 
 } // namespace

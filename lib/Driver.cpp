@@ -903,6 +903,13 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << ", stubs: " << Blind.Stubs.size()
         << ", code dropped by front-end errors: " << Blind.Dropped.size()
         << "; asm rejections repaired for clang: " << Repairs << "\n";
+    Err << "proxyfence: stats: asm in that code:";
+    if (Blind.AsmKinds.empty())
+      Err << " none";
+    for (const auto &[Kind, N] : Blind.AsmKinds)
+      Err << (&Kind == &Blind.AsmKinds.begin()->first ? " " : ", ") << Kind
+          << " " << N;
+    Err << "\n";
     for (const std::string &S : Blind.Stubs)
       Err << "proxyfence: stats: stub: " << S << "\n";
     for (const std::string &S : Blind.Dropped)

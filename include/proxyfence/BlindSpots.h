@@ -11,6 +11,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct BlindSpots {
   /// "file:line:col: name: why", one per written body.
   std::vector<std::string> Stubs;
   std::vector<std::string> Dropped;
+  /// Written asm statements of that code by what they do (TMA, GMMA,
+  /// UTCCP, mbarrier, ...): proof that library bodies are real.
+  std::map<std::string, unsigned> AsmKinds;
   void add(const BlindSpots &O);
   /// Most of the device code is stubs: the macros are likely not the
   /// build's (wrong --arch, missing -D).
