@@ -178,6 +178,9 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
   E = E->IgnoreParens();
+  // `return data()[i];` destroys the temporary `data()` after the return.
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return objectOf(FE->getSubExpr(), Fn);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)

@@ -37,7 +37,7 @@ void host(int *out) {
   launched_without_cluster<<<4, 128>>>(out);
   with_cluster<<<4, 128>>>(out);
 }
-// CHECK-NOT: :[[@LINE-9]]:{{.*}}warning
-// CHECK: :[[@LINE-9]]:{{[0-9]+}}: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: :[[@LINE-9]]:{{[0-9]+}}: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK-NOT: cluster-shape.cu:30:{{.*}}warning
+// CHECK: cluster-shape.cu:31:68: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-shape.cu:32:48: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
 // CHECK: proxyfence: 2 findings in 1 file

@@ -48,6 +48,8 @@ __global__ void __cluster_dims__(2, 1, 1) multicast_use(const __grid_constant__ 
     tma_copy(tile, &map, &full, 2);
 }
 // CHECK-NOT: warning:
-// CHECK: constant-arguments.cu:[[@LINE-7]]:5: warning: mbarrier 'full' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: constant-arguments.cu:45:5: warning: mbarrier 'full' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: :25:5: note: used by another CTA of the cluster here (multicast TMA load), inside 'tma_copy'
+// CHECK: :48:5: note: inside 'tma_copy', called here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 1 finding in 1 file

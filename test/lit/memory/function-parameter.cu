@@ -25,7 +25,8 @@ __global__ void through_pointer(const __grid_constant__ CUtensorMap map) {
   if (threadIdx.x == 0)
     tma_store(&map, tile);
 }
-// CHECK: function-parameter.cu:[[@LINE-3]]:5: warning: TMA store reads shared memory 'tile' written through the generic proxy
+// CHECK: function-parameter.cu:26:5: warning: TMA store reads shared memory 'tile' written through the generic proxy
+// CHECK: :15:43: note: generic-proxy write to 'tile' here
 
 __global__ void through_template(const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(128) float tile[1024];
@@ -34,7 +35,7 @@ __global__ void through_template(const __grid_constant__ CUtensorMap map) {
   if (threadIdx.x == 0)
     tma_store(&map, tile);
 }
-// CHECK: function-parameter.cu:[[@LINE-3]]:5: warning: TMA store reads shared memory 'tile' written through the generic proxy
+// CHECK: function-parameter.cu:35:5: warning: TMA store reads shared memory 'tile' written through the generic proxy
 
 __global__ void nothing_written(const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(128) float tile[1024];
