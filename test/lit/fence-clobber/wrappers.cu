@@ -99,22 +99,22 @@ __global__ void asm_only(float *out) {
     bulk_store(out, tile, sizeof(tile));
 }
 
-// CHECK:      wrappers.cu.tmp.cu:20:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber: the compiler may move C++ shared-memory accesses across the fence [proxyfence-fence-clobber]
-// CHECK:      wrappers.cu.tmp.cu:20:3: note: add the "memory" clobber
+// CHECK:      wrappers.cu.tmp.cu:23:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber: the compiler may move C++ shared-memory accesses across the fence [proxyfence-fence-clobber]
+// CHECK:      wrappers.cu.tmp.cu:23:3: note: add the "memory" clobber
 // CHECK:      asm volatile("fence.proxy.async.shared::cta;");
 // CHECK:      | ::: "memory"
-// CHECK:      wrappers.cu.tmp.cu:58:3: note: 'fence_plain' called here: its fence orders only the stores the compiler keeps before it
-// CHECK:      wrappers.cu.tmp.cu:64:3: note: 'fence_plain' called here
-// CHECK:      wrappers.cu.tmp.cu:23:3: warning: inline asm emits 'fence.proxy.async' without a "memory" clobber
-// CHECK:      wrappers.cu.tmp.cu:65:3: note: 'fence_with_input' called here
-// CHECK:      wrappers.cu.tmp.cu:27:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
-// CHECK:      wrappers.cu.tmp.cu:66:3: note: 'fence_cc' called here
-// CHECK:      wrappers.cu.tmp.cu:35:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
-// CHECK:      wrappers.cu.tmp.cu:67:3: note: 'fence_templated' called here
-// CHECK:      wrappers.cu.tmp.cu:68:3: note: 'fence_templated' called here
-// CHECK:      wrappers.cu.tmp.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:61:3: note: 'fence_plain' called here: its fence orders only the stores the compiler keeps before it
+// CHECK:      wrappers.cu.tmp.cu:67:3: note: 'fence_plain' called here
+// CHECK:      wrappers.cu.tmp.cu:26:3: warning: inline asm emits 'fence.proxy.async' without a "memory" clobber
+// CHECK:      wrappers.cu.tmp.cu:68:3: note: 'fence_with_input' called here
+// CHECK:      wrappers.cu.tmp.cu:30:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:69:3: note: 'fence_cc' called here
+// CHECK:      wrappers.cu.tmp.cu:38:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:70:3: note: 'fence_templated' called here
+// CHECK:      wrappers.cu.tmp.cu:71:3: note: 'fence_templated' called here
+// CHECK:      wrappers.cu.tmp.cu:43:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without
 // CHECK:      note: no automatic fix: the asm statement is written in a macro
-// CHECK:      wrappers.cu.tmp.cu:69:3: note: 'fence_from_macro' called here
+// CHECK:      wrappers.cu.tmp.cu:72:3: note: 'fence_from_macro' called here
 // CHECK-NOT:  warning:
 // CHECK:      proxyfence: 5 findings in 1 file
 
@@ -129,7 +129,7 @@ __global__ void asm_only(float *out) {
 // FIXED:      asm volatile("fence.mbarrier_init.release.cluster; \n" ::);
 // FIXED:      asm volatile("fence.proxy.async.shared::cta;");
 
-// AGAIN:      wrappers.cu.tmp.again.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber
+// AGAIN:      wrappers.cu.tmp.again.cu:43:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber
 // AGAIN-NOT:  warning:
 // AGAIN:      proxyfence: 1 finding in 1 file, 0 fixed, 1 left
 

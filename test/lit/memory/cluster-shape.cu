@@ -37,6 +37,7 @@ void host(int *out) {
   launched_without_cluster<<<4, 128>>>(out);
   with_cluster<<<4, 128>>>(out);
 }
+
 // CHECK-NOT: cluster-shape.cu:30:{{.*}}warning
 // CHECK: cluster-shape.cu:31:68: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
 // CHECK: cluster-shape.cu:32:48: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there

@@ -47,6 +47,7 @@ __global__ void __cluster_dims__(2, 1, 1) multicast_use(const __grid_constant__ 
   if (threadIdx.x == 0)
     tma_copy(tile, &map, &full, 2);
 }
+
 // CHECK-NOT: warning:
 // CHECK: constant-arguments.cu:45:5: warning: mbarrier 'full' is used by another CTA of the cluster before its initialisation is visible there
 // CHECK: :25:5: note: used by another CTA of the cluster here (multicast TMA load), inside 'tma_copy'

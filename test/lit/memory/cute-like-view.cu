@@ -63,11 +63,6 @@ __global__ void views(const __grid_constant__ CUtensorMap map, float x) {
     tma_store(&map, sD.data().get());
   }
 }
-// CHECK: cute-like-view.cu:[[@LINE-5]]:5: warning: TMA store reads shared memory 'tileC' written through the generic proxy
-// CHECK: :[[@LINE-11]]:3: note: generic-proxy write to 'tileC' here
-// CHECK: cute-like-view.cu:[[@LINE-6]]:5: warning: TMA store reads shared memory 'tileD' written through the generic proxy
-// CHECK: note: generic-proxy write to 'tileD' here
-// CHECK-NOT: warning:
 
 // Only registers are written: nothing to fence.
 __global__ void registers_only(const __grid_constant__ CUtensorMap map, float x) {
@@ -80,4 +75,10 @@ __global__ void registers_only(const __grid_constant__ CUtensorMap map, float x)
   if (threadIdx.x == 0)
     tma_store(&map, sC.data().get());
 }
+
+// CHECK: cute-like-view.cu:[[@LINE-5]]:5: warning: TMA store reads shared memory 'tileC' written through the generic proxy
+// CHECK: :[[@LINE-11]]:3: note: generic-proxy write to 'tileC' here
+// CHECK: cute-like-view.cu:[[@LINE-6]]:5: warning: TMA store reads shared memory 'tileD' written through the generic proxy
+// CHECK: note: generic-proxy write to 'tileD' here
+// CHECK-NOT: warning:
 // CHECK: proxyfence: 2 findings in 1 file

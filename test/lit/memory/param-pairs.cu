@@ -50,12 +50,6 @@ __global__ void wrappers(const __grid_constant__ CUtensorMap map, int tiles) {
   fill_then_store(a, b, &map);
   fill_then_store(b, b, &map);
 }
-// CHECK-NOT: proxyfence-async-overwrite
-// CHECK: param-pairs.cu:51:3: warning: TMA store reads shared memory 'b' written through the generic proxy
-// CHECK: :24:3: note: TMA store issued here, inside 'tma_store'
-// CHECK: :30:3: note: generic-proxy write to 'b' here
-// CHECK: :51:3: note: inside 'fill_then_store', called here
-// CHECK-NOT: proxyfence-async-overwrite
 
 __global__ void lifted_stmatrix(const __grid_constant__ CUtensorMap map, uint32_t base) {
   __shared__ alignas(128) float c[1024];
@@ -64,8 +58,15 @@ __global__ void lifted_stmatrix(const __grid_constant__ CUtensorMap map, uint32_
   if (threadIdx.x == 0)
     tma_store(&map, c);
 }
-// CHECK: param-pairs.cu:64:5: warning: TMA store reads shared memory written through the generic proxy
+
+// CHECK-NOT: proxyfence-async-overwrite
+// CHECK: param-pairs.cu:51:3: warning: TMA store reads shared memory 'b' written through the generic proxy
+// CHECK: :24:3: note: TMA store issued here, inside 'tma_store'
+// CHECK: :30:3: note: generic-proxy write to 'b' here
+// CHECK: :51:3: note: inside 'fill_then_store', called here
+// CHECK-NOT: proxyfence-async-overwrite
+// CHECK: param-pairs.cu:59:5: warning: TMA store reads shared memory written through the generic proxy
 // CHECK: :37:3: note: generic-proxy write to shared memory here (stmatrix.shared::cta)
-// CHECK: :61:3: note: inside 'stmatrix_to', called here
+// CHECK: :56:3: note: inside 'stmatrix_to', called here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 2 findings in 1 file

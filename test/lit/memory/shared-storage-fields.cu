@@ -55,10 +55,6 @@ __global__ void fields(const __grid_constant__ CUtensorMap mapA,
   }
 }
 template __global__ void fields<3>(CUtensorMap, CUtensorMap, int);
-// CHECK-NOT: proxyfence-async-overwrite
-// CHECK: shared-storage-fields.cu:54:7: warning: TMA store reads shared memory 'Storage::C' written through the generic proxy
-// CHECK: :51:5: note: generic-proxy write to 'Storage::C' here
-// CHECK-NOT: proxyfence-async-overwrite
 
 // The epilogue reuses the A stages' bytes for its tile through a union: a
 // write of one member is overwritten by the TMA load into the other.
@@ -80,8 +76,6 @@ __global__ void union_members(const __grid_constant__ CUtensorMap mapA, int tile
       tma_load(s.u.A, &mapA, &s.full);
   }
 }
-// CHECK: shared-storage-fields.cu:79:7: warning: TMA load overwrites shared memory 'Reused::Epilogue' written through the generic proxy
-// CHECK: :76:5: note: generic-proxy write to 'Reused::Epilogue' here
 
 // Buffers carved from the base at constant offsets: the tile at 0 and the
 // staging buffer at 4096 bytes are different memory, the same offset is not.
@@ -98,8 +92,15 @@ __global__ void carved(const __grid_constant__ CUtensorMap mapC, float v) {
   if (threadIdx.x == 0)
     tma_store(&mapC, reinterpret_cast<float *>(smem + 4096));
 }
-// CHECK-NOT: shared-storage-fields.cu:94:{{.*}}warning
-// CHECK: shared-storage-fields.cu:98:5: warning: TMA store reads dynamic shared memory written through the generic proxy
-// CHECK: :95:3: note: generic-proxy write to dynamic shared memory here
+
+// CHECK-NOT: proxyfence-async-overwrite
+// CHECK: shared-storage-fields.cu:54:7: warning: TMA store reads shared memory 'Storage::C' written through the generic proxy
+// CHECK: :51:5: note: generic-proxy write to 'Storage::C' here
+// CHECK-NOT: proxyfence-async-overwrite
+// CHECK: shared-storage-fields.cu:76:7: warning: TMA load overwrites shared memory 'Reused::Epilogue' written through the generic proxy
+// CHECK: :73:5: note: generic-proxy write to 'Reused::Epilogue' here
+// CHECK-NOT: shared-storage-fields.cu:89:{{.*}}warning
+// CHECK: shared-storage-fields.cu:93:5: warning: TMA store reads dynamic shared memory written through the generic proxy
+// CHECK: :90:3: note: generic-proxy write to dynamic shared memory here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 3 findings in 1 file
