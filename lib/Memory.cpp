@@ -620,6 +620,17 @@ AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
   return S;
 }
 
+/// The objects \p S designates, narrowed to the part \p Inner names.
+static AliasSet narrowAll(const AliasSet &S, const MemRoot &Inner) {
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots())
+    // A value loaded from `*this` is not the object the part belongs to.
+    Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
+  return Out;
+}
+
 AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {
   const RecordDecl *RD = FD->getParent();
   if (S.empty() || RD->isInvalidDecl() || RD->isDependentType() ||
@@ -632,13 +643,7 @@ AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {
   QualType T = FD->getType();
   if (!T->isIncompleteType() && !T->isSizelessType())
     Inner.End = Inner.Begin + Ctx.getTypeSizeInChars(T).getQuantity();
-  AliasSet Out;
-  if (S.isUnknown())
-    Out = AliasSet::unknown();
-  for (const MemRoot &R : S.roots())
-    // A value loaded from `*this` is not the object the field belongs to.
-    Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
-  return Out;
+  return narrowAll(S, Inner);
 }
 
 AliasSet MemoryModel::baseSubobject(const AliasSet &S, const CastExpr *CE) {
@@ -660,12 +665,7 @@ AliasSet MemoryModel::baseSubobject(const AliasSet &S, const CastExpr *CE) {
         Ctx.getASTRecordLayout(Derived).getBaseClassOffset(Base).getQuantity();
     Derived = Base;
   }
-  AliasSet Out;
-  if (S.isUnknown())
-    Out = AliasSet::unknown();
-  for (const MemRoot &R : S.roots())
-    Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
-  return Out;
+  return narrowAll(S, Inner);
 }
 
 std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,

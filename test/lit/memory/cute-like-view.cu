@@ -76,9 +76,10 @@ __global__ void registers_only(const __grid_constant__ CUtensorMap map, float x)
     tma_store(&map, sC.data().get());
 }
 
-// CHECK: cute-like-view.cu:[[@LINE-5]]:5: warning: TMA store reads shared memory 'tileC' written through the generic proxy
-// CHECK: :[[@LINE-11]]:3: note: generic-proxy write to 'tileC' here
-// CHECK: cute-like-view.cu:[[@LINE-6]]:5: warning: TMA store reads shared memory 'tileD' written through the generic proxy
-// CHECK: note: generic-proxy write to 'tileD' here
+// CHECK: cute-like-view.cu:62:5: warning: TMA store reads shared memory 'tileC' written through the generic proxy
+// CHECK: :58:3: note: generic-proxy write to 'tileC' here
+// CHECK: cute-like-view.cu:63:5: warning: TMA store reads shared memory 'tileD' written through the generic proxy
+// CHECK: :44:5: note: generic-proxy write to 'tileD' here
+// CHECK: :59:3: note: inside 'copy', called here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 2 findings in 1 file
