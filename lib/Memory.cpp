@@ -122,8 +122,9 @@ std::string AliasSet::describe() const {
     if (I)
       Out += I + 1 == Roots.size() ? " or " : ", ";
     const MemRoot &R = Roots[I];
-    if (R.Field) {
-      // The field says which buffer; the record names whose.
+    if (R.Field && R.Kind != MemRoot::SharedVar) {
+      // The field says which buffer of dynamic shared memory; the record
+      // names whose. A named `__shared__` variable names itself.
       Out += "'" + R.Field->getParent()->getNameAsString() +
              "::" + R.Field->getNameAsString() + "'";
       continue;
