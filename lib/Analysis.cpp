@@ -73,14 +73,16 @@ void setHandoff(State &S, StmtRef At) {
 
 class Analyzer::FunctionRun {
 public:
-  FunctionRun(Analyzer &A, const FunctionDecl *Fn, Summary &Out)
-      : A(A), Fn(Fn), Out(Out) {}
+  FunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
+              Summary &Out)
+      : A(A), Fn(Fn), Binds(B), Out(Out) {}
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
     if (!G)
       return; // Out stays transparent: incoming survives, nothing exposed.
-    ++A.Stats.Functions;
+    if (A.Counted.insert(Fn).second)
+      ++A.Stats.Functions;
     Graph = G.get();
     Blocks.resize(G->getNumBlockIDs());
     for (const CFGBlock *B : *G) {
@@ -93,7 +95,10 @@ public:
     std::vector<State> In = solveForward(
         *G, State{Pending{Incoming, {}}},
         [&](const Stmt *S, State &St) { transfer(S, St); },
-        [](State &Into, const State &From) { return join(Into, From); });
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &Blk, unsigned Succ) {
+          return Binds.feasible(Blk, Succ, A.Ctx);
+        });
 
     const State &Exit = In[G->getExit().getBlockID()];
     Out.IncomingSurvives = false;
@@ -155,7 +160,7 @@ private:
             for (const Rule *Ru : A.Rules)
               if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
                   Acc.Mem.mayAlias(Async.Mem))
-                A.addFinding(Finding{Ru, Acc, Async, R.Handoff});
+                report(Finding{Ru, Acc, Async, R.Handoff});
           }
         }
       }
@@ -237,8 +242,11 @@ private:
 
   void transfer(const Stmt *S, State &St) {
     if (auto C = A.Events.extract(
-            S, Fn, [&](const Event &E, unsigned Ordinal) { apply(E, St, Ordinal); }))
-      applySummary(A.analyze(C->Def), *C, St);
+            S, Fn,
+            [&](const Event &E, unsigned Ordinal) { apply(E, St, Ordinal); },
+            &Binds))
+      applySummary(A.analyze(C->Def, A.Binder.bind(C->Site, C->Def, Binds)), *C,
+                   St);
   }
 
   void applySummary(const Summary &Sm, const CallSite &C, State &St) {
@@ -257,6 +265,14 @@ private:
       } else {
         checkAsync(E, St, I);
       }
+    }
+    // Hazards inside the callee between what its parameters designate.
+    for (const Finding &D : Sm.Deferred) {
+      Event Acc = lift(D.Access), Async = lift(D.Async);
+      if (Async.Mem.empty())
+        Async.Mem = AliasSet::unknown();
+      if (Acc.Mem.mayAlias(Async.Mem))
+        report(Finding{D.R, std::move(Acc), std::move(Async), D.Handoff});
     }
     for (const Event &Arr : Sm.Arrives)
       arrive(lift(Arr), St);
@@ -352,16 +368,37 @@ private:
       for (const Rule *R : A.Rules)
         if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E) &&
             Acc.Mem.mayAlias(E.Mem))
-          A.addFinding(Finding{R, Acc, E, P.Handoff});
+          report(Finding{R, Acc, E, P.Handoff});
     }
+  }
+
+  /// A hazard of this function: a finding, unless its two ends meet only
+  /// through what a caller binds to the parameters or `*this` (a wrapper's
+  /// `const coord &idx` read beside its TMA load into `dst`); then each call
+  /// site decides it with the arguments.
+  void report(Finding F) {
+    if (!Fn->hasAttr<CUDAGlobalAttr>() &&
+        !F.Access.Mem.mayAliasLocally(F.Async.Mem)) {
+      auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
+                                 F.Async.At.S, F.Async.Loc.getRawEncoding(),
+                                 F.Handoff.S);
+      if (DeferredSeen.insert(Key).second)
+        Out.Deferred.push_back(std::move(F));
+      return;
+    }
+    A.addFinding(std::move(F));
   }
 
   Analyzer &A;
   const FunctionDecl *Fn;
+  const Bindings &Binds;
   Summary &Out;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
+  std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *,
+                      unsigned, const Stmt *>>
+      DeferredSeen;
   const CFG *Graph = nullptr;
   std::vector<const CFGBlock *> Blocks; // by ID
   /// Block and index of each statement of the CFG.
@@ -386,21 +423,26 @@ private:
 };
 
 Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
-    : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx),
+    : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
       Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {}
 Analyzer::~Analyzer() = default;
 
-const Summary &Analyzer::analyze(const FunctionDecl *Fn) {
-  auto It = Summaries.find(Fn);
+const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
+  if (!B.empty() && Specialising.lookup(Fn))
+    return analyze(Fn, Bindings());
+  auto Key = std::make_pair(Fn, B);
+  auto It = Summaries.find(Key);
   if (It != Summaries.end())
     return *It->second; // done, or in progress (recursion: transparent)
-  auto &Slot = Summaries[Fn];
-  Slot = std::make_unique<Summary>();
+  Summaries[Key] = std::make_unique<Summary>();
   Summary Result;
-  if (Fn->getBody() && !Fn->isDependentContext())
-    FunctionRun(*this, Fn, Result).run();
-  *Summaries[Fn] = std::move(Result);
-  return *Summaries[Fn];
+  if (Fn->getBody() && !Fn->isDependentContext()) {
+    ++Specialising[Fn];
+    FunctionRun(*this, Fn, B, Result).run();
+    --Specialising[Fn];
+  }
+  *Summaries[Key] = std::move(Result);
+  return *Summaries[Key];
 }
 
 void AnalysisStats::add(const AnalysisStats &O) {

@@ -718,7 +718,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   if (InputErrors || (Opts.Strict && Degraded))
     return ExitInputError; // nothing is written after an input error
 
-  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0;
+  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0,
+           InLibrary = 0;
   bool VerifyFailed = false, WriteFailed = false;
   tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
@@ -736,6 +737,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Blind.add(R.Blind);
     Findings += R.Findings;
     Suppressed += R.Suppressed;
+    InLibrary += R.InLibrary;
     if (Opts.Format != OutputFormat::Text)
       Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
     for (tooling::Diagnostic D : R.Diags) {
@@ -877,6 +879,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Err << ", " << Fixed << " fixed, " << Remaining << " left";
     if (Suppressed)
       Err << " (" << Suppressed << " suppressed)";
+    if (InLibrary)
+      Err << "; " << InLibrary << " in library code, not reported "
+          << "(--header-filter selects headers to report)";
     Err << "\n";
     if (Blind.Stubs.size() || Blind.Dropped.size())
       Err << "proxyfence: not seen: " << Blind.Stubs.size()

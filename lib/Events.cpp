@@ -99,15 +99,22 @@ const Expr *asmOperandExpr(const GCCAsmStmt *Asm, int N) {
 } // namespace
 
 std::optional<CallSite>
-EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out) {
+EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
+                        const Bindings *B) {
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
     asmStmt(Asm, Fn, Out);
     return std::nullopt;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
+    if (!Callee) {
+      // `f(a, b)` through a function parameter bound at the call of Fn.
+      const FunctionDecl *Bound = B ? B->callee(Call) : nullptr;
+      const FunctionDecl *Def = nullptr;
+      if (Bound && Bound->hasBody(Def) && Def && Def->getBody())
+        return CallSite{Call, Bound, Def};
       return std::nullopt;
+    }
     const FunctionDecl *Def = nullptr;
     if (Callee->hasBody(Def) && Def && Def->getBody())
       return CallSite{Call, Callee, Def};
@@ -216,6 +223,7 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
             continue;
           Ev.Mem = AliasSet::unknown();
         }
+        Ev.ExplicitShared = !Eff.GenericAddress;
       }
       if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp)
         Ev.Id = asmBarrierId(I, Eff, Asm, Fn);
@@ -254,6 +262,7 @@ void EventExtractor::bodilessCall(const CallExpr *Call, const FunctionDecl *Fn,
           continue;
         Ev.Mem = AliasSet::unknown();
       }
+      Ev.ExplicitShared = !Eff.GenericAddress;
     }
     if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp) {
       Ev.Id.Kind = BarrierId::Const; // __syncthreads: barrier 0
@@ -368,6 +377,10 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
       E.Id.Offset += Inner.Id.Offset;
   }
   E.Mem = substitute(Inner.Mem, C, Fn);
+  // `st.shared [addr]` with the address a parameter: still shared memory
+  // when the caller's argument resolves to nothing known.
+  if (E.Mem.empty() && Inner.ExplicitShared && !Inner.Mem.empty())
+    E.Mem = AliasSet::unknown();
   E.Mbarrier = substitute(Inner.Mbarrier, C, Fn);
   // An operation with an mbarrier keeps one, whatever the caller passes.
   if (E.Mbarrier.empty() && !Inner.Mbarrier.empty())

@@ -1,5 +1,6 @@
 //===- MbarrierInit.cpp - is an mbarrier's initialisation visible ---------===//
 #include "proxyfence/MbarrierInit.h"
+#include "proxyfence/ClusterLaunch.h"
 #include "proxyfence/Dataflow.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -102,8 +103,9 @@ struct MbarrierAnalyzer::Summary {
 
 class MbarrierAnalyzer::Run {
 public:
-  Run(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In, Summary &Out)
-      : A(A), Fn(Fn), In(In), Out(Out) {}
+  Run(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In,
+      const Bindings &B, Summary &Out)
+      : A(A), Fn(Fn), In(In), Binds(B), Out(Out) {}
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
@@ -117,7 +119,10 @@ public:
       Entry.push_back({Incoming, In, NoEvent});
     std::vector<State> States = solveForward(
         *G, Entry, [&](const Stmt *S, State &St) { transfer(S, St); },
-        [](State &Into, const State &From) { return join(Into, From); });
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &Blk, unsigned Succ) {
+          return Binds.feasible(Blk, Succ, A.Ctx);
+        });
     for (const Pending &P : States[G->getExit().getBlockID()]) {
       Summary::Outcome O{P.Flags, P.Relaxed};
       if (P.Init == Incoming)
@@ -131,7 +136,8 @@ public:
 private:
   void transfer(const Stmt *S, State &St) {
     if (auto C = A.Events.extract(
-            S, Fn, [&](const Event &E, unsigned Ord) { apply(E, Ord, St); }))
+            S, Fn, [&](const Event &E, unsigned Ord) { apply(E, Ord, St); },
+            &Binds))
       call(*C, St);
   }
 
@@ -186,8 +192,11 @@ private:
 
   /// A use \p E of a barrier while init \p Init is at \p Flags.
   void check(unsigned Init, unsigned Flags, unsigned Relaxed, const Event &E) {
-    bool Cross = E.CrossCta && !(Flags & Published);
-    bool Cta = !E.CrossCta && !(Flags & CtaSynced);
+    // In a kernel known to run without a cluster, a "remote" use reaches
+    // this CTA's own barrier. A use exposed to the caller keeps its kind.
+    bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn));
+    bool Cross = CrossCta && !(Flags & Published);
+    bool Cta = !CrossCta && !(Flags & CtaSynced);
     bool Proxy = A.RequireProxyFence && isAsync(E) && !(Flags & ProxyFenced);
     if (!Cross && !Cta && !Proxy)
       return;
@@ -219,8 +228,9 @@ private:
                           : intern(A.Events.lift(S.Events[K], C, Fn), K);
     };
     State Next;
+    Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
     for (const Pending &P : St) {
-      const Summary &S = A.summary(C.Def, P.Flags);
+      const Summary &S = A.summary(C.Def, P.Flags, Args);
       for (const Summary::Use &U : S.Uses) {
         unsigned R =
             U.At.Relaxed == NoEvent ? P.Relaxed : lifted(S, U.At.Relaxed);
@@ -231,7 +241,7 @@ private:
             {P.Init, X.Flags,
              X.Relaxed == NoEvent ? P.Relaxed : lifted(S, X.Relaxed)});
     }
-    const Summary &Own = A.summary(C.Def, NoIncoming);
+    const Summary &Own = A.summary(C.Def, NoIncoming, Args);
     Out.ClusterBarrier |= Own.ClusterBarrier;
     for (const Summary::Down &D : Own.Inits)
       Next.push_back(
@@ -243,6 +253,7 @@ private:
   MbarrierAnalyzer &A;
   const FunctionDecl *Fn;
   unsigned In;
+  const Bindings &Binds;
   Summary &Out;
   std::vector<Event> Known;
   std::map<std::tuple<const Stmt *, unsigned, unsigned, unsigned>, unsigned>
@@ -253,12 +264,16 @@ private:
 
 MbarrierAnalyzer::MbarrierAnalyzer(ASTContext &Ctx, EventExtractor &Events,
                                    bool RequireProxyFence)
-    : Ctx(Ctx), Events(Events), RequireProxyFence(RequireProxyFence) {}
+    : Ctx(Ctx), Events(Events), RequireProxyFence(RequireProxyFence),
+      Binder(Ctx) {}
 MbarrierAnalyzer::~MbarrierAnalyzer() = default;
 
 const MbarrierAnalyzer::Summary &
-MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In) {
-  auto Key = std::make_pair(Def, In);
+MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
+                          const Bindings &B) {
+  if (!B.empty() && Specialising.lookup(Def))
+    return summary(Def, In, Bindings());
+  auto Key = std::make_tuple(Def, In, B);
   auto It = Summaries.find(Key);
   if (It != Summaries.end())
     return *It->second; // done, or in progress (recursion: transparent)
@@ -267,16 +282,25 @@ MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In) {
   if (In != NoIncoming)
     Slot->Exits.push_back({In, NoEvent});
   Summary Result;
-  if (Def->getBody() && !Def->isDependentContext())
-    Run(*this, Def, In, Result).run();
-  else if (In != NoIncoming)
+  if (Def->getBody() && !Def->isDependentContext()) {
+    ++Specialising[Def];
+    Run(*this, Def, In, B, Result).run();
+    --Specialising[Def];
+  } else if (In != NoIncoming) {
     Result.Exits.push_back({In, NoEvent});
+  }
   *Summaries[Key] = std::move(Result);
   return *Summaries[Key];
 }
 
 void MbarrierAnalyzer::analyze(const FunctionDecl *Fn) {
   summary(Fn, NoIncoming);
+}
+
+bool MbarrierAnalyzer::singleCta(const FunctionDecl *Fn) {
+  if (!Clusters)
+    Clusters = std::make_unique<ClusterLaunches>(Ctx);
+  return Clusters->singleCta(Fn);
 }
 
 bool MbarrierAnalyzer::hasClusterBarrier(const FunctionDecl *Fn) {

@@ -4,7 +4,9 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <algorithm>
 
 using namespace clang;
 
@@ -23,6 +25,36 @@ void AliasSet::merge(const AliasSet &O) {
     add(R);
 }
 
+bool MemRoot::overlaps(const MemRoot &O) const {
+  if (!Placed || !O.Placed)
+    return true;
+  // `smem + OFF1` and `smem + OFF2`: carved regions of unknown extent, each
+  // taken to end where the next begins.
+  if (End == NoEnd && O.End == NoEnd && (Carved || O.Carved) &&
+      Begin != O.Begin)
+    return false;
+  return Begin < O.End && O.Begin < End;
+}
+
+MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
+  MemRoot R = *this;
+  if (Inner.Field)
+    R.Field = Inner.Field;
+  if (!R.Placed)
+    return R;
+  if (!Inner.Placed) {
+    R.Placed = false;
+    return R;
+  }
+  uint64_t NewEnd = R.End;
+  if (Inner.End != NoEnd)
+    NewEnd = std::min(R.End, R.Begin + Inner.End);
+  R.Begin += Inner.Begin;
+  R.End = NewEnd;
+  R.Carved |= Inner.Carved;
+  return R;
+}
+
 static bool rootsMayAlias(const MemRoot &A, const MemRoot &B) {
   // Parameters and `this` may be bound to any object by a caller.
   if (A.Kind == MemRoot::Param || A.Kind == MemRoot::This ||
@@ -31,7 +63,9 @@ static bool rootsMayAlias(const MemRoot &A, const MemRoot &B) {
     return true;
   if (A.Kind != B.Kind)
     return false;
-  return A.Kind == MemRoot::DynamicShared || A.Var == B.Var;
+  if (A.Kind != MemRoot::DynamicShared && A.Var != B.Var)
+    return false;
+  return A.overlaps(B);
 }
 
 bool AliasSet::mayAlias(const AliasSet &O) const {
@@ -46,6 +80,23 @@ bool AliasSet::mayAlias(const AliasSet &O) const {
   return false;
 }
 
+static bool isCallerBound(const MemRoot &R) {
+  return R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
+         R.Kind == MemRoot::ThisValue;
+}
+
+bool AliasSet::mayAliasLocally(const AliasSet &O) const {
+  auto local = [](const AliasSet &S) {
+    AliasSet L;
+    L.Unknown = S.Unknown;
+    for (const MemRoot &R : S.Roots)
+      if (!isCallerBound(R))
+        L.add(R);
+    return L;
+  };
+  return local(*this).mayAlias(local(O));
+}
+
 bool AliasSet::hasParamOrThis() const {
   for (const MemRoot &R : Roots)
     if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
@@ -57,7 +108,8 @@ bool AliasSet::hasParamOrThis() const {
 std::string AliasSet::describeMemory() const {
   if (Unknown || Roots.empty())
     return "shared memory";
-  if (Roots.size() == 1 && Roots[0].Kind == MemRoot::DynamicShared)
+  if (Roots.size() == 1 && Roots[0].Kind == MemRoot::DynamicShared &&
+      !Roots[0].Field)
     return "dynamic shared memory";
   return "shared memory " + describe();
 }
@@ -70,6 +122,13 @@ std::string AliasSet::describe() const {
     if (I)
       Out += I + 1 == Roots.size() ? " or " : ", ";
     const MemRoot &R = Roots[I];
+    if (R.Field && R.Kind != MemRoot::SharedVar) {
+      // The field says which buffer of dynamic shared memory; the record
+      // names whose. A named `__shared__` variable names itself.
+      Out += "'" + R.Field->getParent()->getNameAsString() +
+             "::" + R.Field->getNameAsString() + "'";
+      continue;
+    }
     switch (R.Kind) {
     case MemRoot::DynamicShared:
       Out += "dynamic shared memory";
@@ -120,6 +179,9 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
   E = E->IgnoreParens();
+  // `return data()[i];` destroys the temporary `data()` after the return.
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return objectOf(FE->getSubExpr(), Fn);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)
@@ -137,18 +199,29 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     }
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (auto Carved = carve(ASE->getBase(), ASE->getIdx(), false, Fn))
+      return *Carved;
     return valueOf(ASE->getBase(), Fn);
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref)
       return valueOf(UO->getSubExpr(), Fn);
     return {};
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->isArrow() ? valueOf(ME->getBase(), Fn)
-                         : objectOf(ME->getBase(), Fn);
-  if (const auto *CE = dyn_cast<CastExpr>(E))
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    AliasSet Base = ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                                  : objectOf(ME->getBase(), Fn);
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return field(Base, FD);
+    return Base;
+  }
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    if (CE->getCastKind() == CK_DerivedToBase ||
+        CE->getCastKind() == CK_UncheckedDerivedToBase)
+      return baseSubobject(objectOf(CE->getSubExpr(), Fn), CE);
     return objectOf(CE->getSubExpr(), Fn);
+  }
   // A temporary (`uint32_t const &a = cast_smem_ptr_to_uint(p)`, a value
   // bound to a const& parameter) is a fresh object, never shared memory,
   // whatever address it holds.
@@ -185,6 +258,29 @@ static const VarDecl *localAggregateRoot(const Expr *E) {
   }
 }
 
+/// The parameter at the root of `p.a.b` or `p.a[i]` (an aggregate passed by
+/// value or by reference).
+static const ParmVarDecl *paramAggregateRoot(const Expr *E) {
+  bool SawMember = false;
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      SawMember = true;
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (!ASE->getBase()->IgnoreImpCasts()->getType()->isArrayType())
+        return nullptr;
+      E = ASE->getBase();
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      return SawMember ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+}
+
 AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
@@ -196,6 +292,9 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return objectOf(Sub, Fn);
     case CK_LValueToRValue:
       return loadedValue(Sub, Fn);
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      return baseSubobject(valueOf(Sub, Fn), CE);
     default:
       return valueOf(Sub, Fn);
     }
@@ -231,10 +330,18 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     // Pointer arithmetic keeps the pointer's object; integer arithmetic on
     // addresses (descriptors, cvta results) keeps whatever either side holds.
     const Expr *L = BO->getLHS(), *R = BO->getRHS();
-    if (L->getType()->isPointerType())
+    if (L->getType()->isPointerType()) {
+      if (BO->isAdditiveOp())
+        if (auto Carved = carve(L, R, BO->getOpcode() == BO_Sub, Fn))
+          return *Carved;
       return valueOf(L, Fn);
-    if (R->getType()->isPointerType())
+    }
+    if (R->getType()->isPointerType()) {
+      if (BO->getOpcode() == BO_Add)
+        if (auto Carved = carve(R, L, false, Fn))
+          return *Carved;
       return valueOf(R, Fn);
+    }
     AliasSet S = valueOf(L, Fn);
     S.merge(valueOf(R, Fn));
     return S;
@@ -244,8 +351,14 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     S.merge(valueOf(CO->getFalseExpr(), Fn));
     return S;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    return callValue(Call, Fn);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // An accessor returning a reference used as a value: what the object
+    // it returns holds (and, as before, the object itself).
+    AliasSet S = callValue(Call, Fn);
+    if (Call->isGLValue())
+      S.merge(loadedValue(Call, Fn));
+    return S;
+  }
   if (isa<CXXThisExpr>(E)) {
     AliasSet S;
     MemRoot R;
@@ -255,6 +368,21 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   }
   if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
     return valueOf(MTE->getSubExpr(), Fn);
+  // An aggregate built from values (`ViewEngine{ptr}`) holds them all.
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    if (const InitListExpr *Syn = IL->getSyntacticForm())
+      IL = Syn;
+    AliasSet S;
+    for (const Expr *Init : IL->inits())
+      S.merge(valueOf(Init, Fn));
+    return S;
+  }
+  if (const auto *PL = dyn_cast<CXXParenListInitExpr>(E)) {
+    AliasSet S;
+    for (const Expr *Init : PL->getInitExprs())
+      S.merge(valueOf(Init, Fn));
+    return S;
+  }
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
     return valueOf(EWC->getSubExpr(), Fn);
   if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
@@ -302,6 +430,18 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
   }
   if (const VarDecl *Root = localAggregateRoot(Sub))
     return varValue(Root, Fn);
+  // A field of an aggregate parameter (`t.ptr_` of a `const Tuple &t`): what
+  // the caller's argument holds.
+  if (const ParmVarDecl *P = paramAggregateRoot(Sub)) {
+    const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+    return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+  }
+  // The object an accessor returns by reference (`begin()`, `data()`,
+  // `get<I>(t)`): what that object holds.
+  if (const auto *Call = dyn_cast<CallExpr>(Sub))
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Call->isGLValue())
+      return substitute(returnedContents(Callee), Call, Callee, Fn);
   if (isFieldOfThis(Sub)) {
     AliasSet S;
     MemRoot R;
@@ -409,6 +549,29 @@ AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
   return S;
 }
 
+AliasSet MemoryModel::returnedContents(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def ||
+      !Def->getReturnType()->isReferenceType())
+    return {};
+  auto Cached = ReturnContents.find(Def);
+  if (Cached != ReturnContents.end())
+    return Cached->second;
+  // Its own key: returnOf may be in progress for the same function.
+  const void *Key = reinterpret_cast<const char *>(Def) + 1;
+  if (InProgress.count(Key))
+    return {};
+  InProgress[Key] = true;
+  ReturnCollector RC;
+  RC.TraverseStmt(Def->getBody());
+  AliasSet S;
+  for (const Expr *V : RC.Values)
+    S.merge(loadedValue(V, Def));
+  InProgress.erase(Key);
+  ReturnContents[Def] = S;
+  return S;
+}
+
 namespace {
 /// Values a constructor body assigns to fields of `*this`.
 class FieldStoreCollector : public RecursiveASTVisitor<FieldStoreCollector> {
@@ -430,6 +593,11 @@ public:
 } // namespace
 
 AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
+  // `using Base::Base;` passes its arguments on unchanged.
+  if (Ctor->isInheritingConstructor())
+    if (const CXXConstructorDecl *Inherited =
+            Ctor->getInheritedConstructor().getConstructor())
+      return ctorValue(Inherited);
   const FunctionDecl *Def = nullptr;
   if (!Ctor->hasBody(Def) || !Def)
     return {};
@@ -453,11 +621,94 @@ AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
   return S;
 }
 
+/// The objects \p S designates, narrowed to the part \p Inner names.
+static AliasSet narrowAll(const AliasSet &S, const MemRoot &Inner) {
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots())
+    // A value loaded from `*this` is not the object the part belongs to.
+    Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
+  return Out;
+}
+
+AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {
+  const RecordDecl *RD = FD->getParent();
+  if (S.empty() || RD->isInvalidDecl() || RD->isDependentType() ||
+      !RD->isCompleteDefinition() || FD->getType()->isDependentType())
+    return S;
+  MemRoot Inner;
+  Inner.Field = FD;
+  Inner.Begin = Ctx.getASTRecordLayout(RD).getFieldOffset(
+                    FD->getFieldIndex()) / Ctx.getCharWidth();
+  QualType T = FD->getType();
+  if (!T->isIncompleteType() && !T->isSizelessType())
+    Inner.End = Inner.Begin + Ctx.getTypeSizeInChars(T).getQuantity();
+  return narrowAll(S, Inner);
+}
+
+AliasSet MemoryModel::baseSubobject(const AliasSet &S, const CastExpr *CE) {
+  if (S.empty())
+    return S;
+  MemRoot Inner;
+  QualType From = CE->getSubExpr()->getType();
+  if (From->isPointerType())
+    From = From->getPointeeType();
+  const CXXRecordDecl *Derived = From->getAsCXXRecordDecl();
+  for (const CXXBaseSpecifier *B : CE->path()) {
+    const CXXRecordDecl *Base = B->getType()->getAsCXXRecordDecl();
+    if (!Derived || !Base || B->isVirtual() || Derived->isInvalidDecl() ||
+        Derived->isDependentType() || !Derived->hasDefinition()) {
+      Inner.Placed = false;
+      break;
+    }
+    Inner.Begin +=
+        Ctx.getASTRecordLayout(Derived).getBaseClassOffset(Base).getQuantity();
+    Derived = Base;
+  }
+  return narrowAll(S, Inner);
+}
+
+std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
+                                           bool Negate, const FunctionDecl *Fn) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !isSharedVar(V) || sharedRoot(V).Kind != MemRoot::DynamicShared)
+    return std::nullopt;
+  MemRoot R = sharedRoot(V);
+  QualType Elem = Ptr->getType()->isPointerType()
+                      ? Ptr->getType()->getPointeeType()
+                      : QualType();
+  Expr::EvalResult K;
+  if (Negate || Elem.isNull() || Elem->isIncompleteType() ||
+      Elem->isDependentType() || Offset->isValueDependent() ||
+      !Offset->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative()) {
+    R.Placed = false; // somewhere in dynamic shared memory
+  } else {
+    R.Carved = true;
+    R.Begin = K.Val.getInt().getZExtValue() *
+              Ctx.getTypeSizeInChars(Elem).getQuantity();
+  }
+  AliasSet S;
+  S.add(R);
+  return S;
+}
+
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return {};
   return substitute(returnOf(Callee), Call, Callee, Fn);
+}
+
+/// Adds what an argument designates, narrowed to the part of the
+/// parameter's object \p Param names (its field, its offset).
+static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
+                          const MemRoot &Param) {
+  if (Arg.isUnknown())
+    Out.merge(AliasSet::unknown());
+  for (const MemRoot &A : Arg.roots())
+    Out.add(A.narrowedTo(Param));
 }
 
 const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee,
@@ -481,15 +732,18 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
   for (const MemRoot &R : S.roots()) {
     if (R.Kind == MemRoot::Param) {
       const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
-      Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
+      mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
+                    R);
     } else if (R.Kind == MemRoot::This) {
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
         const Expr *Obj = MC->getImplicitObjectArgument();
         const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        Out.merge(ME && ME->isArrow() ? valueOf(Obj, Caller)
-                                      : objectOf(Obj, Caller));
+        mergeNarrowed(Out,
+                      ME && ME->isArrow() ? valueOf(Obj, Caller)
+                                          : objectOf(Obj, Caller),
+                      R);
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
-        Out.merge(objectOf(Call->getArg(0), Caller));
+        mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
       }
     } else if (R.Kind == MemRoot::ThisValue) {
       // What the object holds: known for a local aggregate (or a temporary,
@@ -521,7 +775,8 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor
   for (const MemRoot &R : S.roots()) {
     if (R.Kind == MemRoot::Param && R.ParamIndex < Ctor->getNumArgs()) {
       const Expr *Arg = Ctor->getArg(R.ParamIndex);
-      Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
+      mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
+                    R);
     } else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
                R.Kind != MemRoot::ThisValue) {
       Out.add(R);

@@ -9,6 +9,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace clang;
@@ -121,16 +122,15 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
                llvm::raw_ostream &OS, bool Colors) {
   SourceManager &SM = Ctx.getSourceManager();
   Reporter R(Ctx, OS, Colors);
-  // One warning per async operation and fence point; each write that
-  // reaches it is a note.
+  // One warning per async operation and rule, wherever it is written (every
+  // instantiation, every barrier before it): each access that reaches it,
+  // each barrier and each fence point is a note.
   std::vector<std::vector<size_t>> Groups;
-  std::map<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>,
-           size_t>
-      GroupOf;
+  std::map<std::tuple<const Rule *, unsigned, unsigned>, size_t> GroupOf;
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    auto Key = std::make_tuple(F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(),
-                               F.Handoff.S);
+    auto Key = std::make_tuple(F.R, stmtLoc(SM, F.Async.At).getRawEncoding(),
+                               fileLoc(SM, F.Async.Loc).getRawEncoding());
     auto [It, New] = GroupOf.try_emplace(Key, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -140,7 +140,6 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   constexpr size_t MaxAccessNotes = 8;
   for (const std::vector<size_t> &G : Groups) {
     const Finding &F = Findings[G.front()];
-    const PlannedFix &P = Fixes[G.front()];
     Event Merged = F.Access;
     for (size_t I : G)
       Merged.Mem.merge(Findings[I].Access.Mem);
@@ -154,8 +153,31 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
       note(F.Async.Loc, std::string(asyncOpName(F.Async.Op)) +
                             " issued here, inside '" +
                             F.Async.Via->getNameAsString() + "'");
-    for (size_t K = 0; K < G.size() && K < MaxAccessNotes; ++K) {
-      const Event &Acc = Findings[G[K]].Access;
+    // The same access seen through two instantiations is one note.
+    std::set<std::tuple<unsigned, unsigned, int>> AccessSeen;
+    std::set<unsigned> HandoffSeen, FixSeen;
+    std::vector<const Finding *> Handoffs;
+    std::vector<PlannedFix> GroupFixes;
+    size_t Notes = 0, Hidden = 0;
+    for (size_t I : G) {
+      const Finding &X = Findings[I];
+      if (X.Handoff &&
+          HandoffSeen.insert(stmtLoc(SM, X.Handoff).getRawEncoding()).second)
+        Handoffs.push_back(&X);
+      const PlannedFix &P = Fixes[I];
+      if (P.Ok && FixSeen.insert(P.At.getRawEncoding()).second)
+        GroupFixes.push_back(P);
+      const Event &Acc = X.Access;
+      if (!AccessSeen
+               .insert({fileLoc(SM, Acc.Loc).getRawEncoding(),
+                        stmtLoc(SM, Acc.At).getRawEncoding(), int(Acc.Kind)})
+               .second)
+        continue;
+      if (Notes == MaxAccessNotes) {
+        ++Hidden;
+        continue;
+      }
+      ++Notes;
       std::string Kind =
           Acc.Kind == EffectKind::GenericWrite ? "write" : "read";
       std::string Detail =
@@ -168,21 +190,23 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
         note(stmtLoc(SM, Acc.At), "inside '" + Acc.Via->getNameAsString() +
                                       "', called here");
     }
-    if (G.size() > MaxAccessNotes)
-      note(WarnLoc, "and " + std::to_string(G.size() - MaxAccessNotes) +
+    if (Hidden)
+      note(WarnLoc, "and " + std::to_string(Hidden) +
                         " more generic-proxy accesses");
-    if (F.Handoff)
-      note(stmtLoc(SM, F.Handoff), "this barrier orders threads, not proxies; "
-                                   "insert the fence before it");
-    if (P.Ok)
-      R.fix({P},
-            {P.Hoisted ? "insert '" + P.FenceText +
-                             "' here, before the loop: no write happens "
-                             "inside it"
-                       : "insert '" + P.FenceText + "' here"},
-            Planner);
-    else
-      note(WarnLoc, "no automatic fix: " + P.Reason);
+    for (const Finding *H : Handoffs)
+      note(stmtLoc(SM, H->Handoff), "this barrier orders threads, not proxies; "
+                                    "insert the fence before it");
+    if (!GroupFixes.empty()) {
+      std::vector<std::string> Texts;
+      for (const PlannedFix &P : GroupFixes)
+        Texts.push_back(P.Hoisted ? "insert '" + P.FenceText +
+                                        "' here, before the loop: no write "
+                                        "happens inside it"
+                                  : "insert '" + P.FenceText + "' here");
+      R.fix(GroupFixes, Texts, Planner);
+    } else {
+      note(WarnLoc, "no automatic fix: " + Fixes[G.front()].Reason);
+    }
   }
   return R.finish();
 }

@@ -4,6 +4,7 @@
 #include "proxyfence/FenceClobber.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
+#include "proxyfence/ProjectFiles.h"
 #include "proxyfence/Rules.h"
 #include "proxyfence/Suppressions.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -72,36 +73,47 @@ private:
   std::function<bool(SourceLocation)> Editable;
 };
 
-/// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
 /// Which headers (never system headers) may be reported and edited: those
-/// whose absolute path matches --header-filter, or without one, those
-/// outside the CUDA installation and /usr.
+/// whose absolute path matches --header-filter, or without one, those of
+/// the input's project (ProjectFiles.h), outside the CUDA installation and
+/// /usr.
 class HeaderFilter {
 public:
-  explicit HeaderFilter(const DriverOptions &Opts)
+  HeaderFilter(const DriverOptions &Opts, const SourceManager &SM)
       : CudaPrefix(Opts.CudaPath), Custom(!Opts.HeaderFilter.empty()),
-        Filter(Opts.HeaderFilter) {}
+        Filter(Opts.HeaderFilter), Project(mainFile(SM), Opts.CudaPath) {}
 
   bool selects(const SourceManager &SM, SourceLocation L) const {
     llvm::StringRef Name = SM.getFilename(L);
     if (Name.empty())
       return false;
-    if (!Custom)
-      return !Name.starts_with(CudaPrefix) && !Name.starts_with("/usr/");
     // Relative names are relative to the command's -working-directory.
     llvm::SmallString<256> Path(Name);
     SM.getFileManager().makeAbsolutePath(Path);
     llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    return Filter.match(Path);
+    if (Custom)
+      return Filter.match(Path);
+    return !Name.starts_with(CudaPrefix) && !Name.starts_with("/usr/") &&
+           Project.contains(Path);
   }
 
 private:
+  static std::string mainFile(const SourceManager &SM) {
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID());
+    if (!FE)
+      return ".";
+    llvm::SmallString<256> Path(FE->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    return std::string(Path);
+  }
+
   std::string CudaPrefix;
   bool Custom;
   llvm::Regex Filter;
+  ProjectFiles Project;
 };
 
-
+/// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
 std::string initFindingKey(const SourceManager &SM, const InitFinding &F) {
   return std::string(MbarrierInitRule.Name) + "|" +
          std::to_string(int(F.Kind)) + "|" +
@@ -148,7 +160,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
         SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
       ++R.ValidDecls;
 
-  HeaderFilter Headers(Opts);
+  HeaderFilter Headers(Opts, SM);
   auto Editable = [&SM, &Headers](SourceLocation L) {
     L = SM.getExpansionLoc(L);
     if (L.isInvalid())
@@ -189,9 +201,16 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   std::vector<Finding> Findings;
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
       SuppressedWarnings;
+  // Hazards inside library code (outside the project, not selected by
+  // --header-filter): counted once per async operation, not reported.
+  std::set<std::string> InLibrary;
   for (const Finding &F : A.findings()) {
-    if (!Editable(F.Async.At.S->getBeginLoc()))
+    if (!Editable(F.Async.At.S->getBeginLoc())) {
+      InLibrary.insert(std::string(F.R->Name) + "|" +
+                       placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
+                       placeKey(SM, F.Async.Loc));
       continue;
+    }
     Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
                           F.R->Name);
     if (Verdict == Admit::Kept)
@@ -220,8 +239,10 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
     for (const FunctionDecl *FD : RC.Roots)
       M.analyze(FD);
     for (const InitFinding &F : M.findings()) {
-      if (!Editable(F.Init.At.S->getBeginLoc()))
+      if (!Editable(F.Init.At.S->getBeginLoc())) {
+        InLibrary.insert(initFindingKey(SM, F));
         continue;
+      }
       Admit Verdict = admit(initFindingKey(SM, F), F.Init.At.S->getBeginLoc(),
                             MbarrierInitRule.Name);
       if (Verdict == Admit::Kept)
@@ -238,10 +259,12 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
                      });
   }
 
+  R.InLibrary = InLibrary.size();
+
   // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
   std::vector<ClobberFinding> ClobberFindings;
   if (!llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
-    for (ClobberFinding &F : findClobberlessFences(Ctx, RC.Roots, Editable)) {
+    for (ClobberFinding &F : findClobberlessFences(Ctx, A.memory(), RC.Roots, Editable)) {
       Admit Verdict = admit(std::string(FenceClobberRule.Name) + "|" +
                                 placeKey(SM, F.Asm->getBeginLoc()),
                             F.Asm->getBeginLoc(), FenceClobberRule.Name);

@@ -1,11 +1,12 @@
 //===- FenceClobber.cpp - proxyfence-fence-clobber ------------------------===//
 //
-// A fence.proxy.async / fence.mbarrier_init asm with no "memory" clobber:
-// the compiler may sink C++ shared-memory stores below it (or hoist them
-// above), so the hardware fence orders nothing the program wrote.
+// A fence.proxy.async asm with no "memory" clobber, relied on after a C++
+// shared-memory access: the compiler may sink that store below it (or hoist
+// it above), so the hardware fence orders nothing the program wrote.
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/FenceClobber.h"
+#include "proxyfence/Memory.h"
 #include "proxyfence/Ptx.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/Decl.h"
@@ -26,22 +27,62 @@ namespace proxyfence {
 
 const StandaloneRule FenceClobberRule = {
     "proxyfence-fence-clobber",
-    "inline asm emitting fence.proxy.async or fence.mbarrier_init without a "
-    "\"memory\" clobber: the compiler may move C++ shared-memory accesses "
+    "inline asm emitting fence.proxy.async without a \"memory\" clobber, "
+    "called after C++ shared-memory accesses: the compiler may move them "
     "across it"};
 
 namespace {
 
-/// The first proxy or mbarrier-init fence the asm text emits, or empty.
+/// The first proxy fence the asm text emits, or empty. fence.mbarrier_init
+/// orders only mbarrier.init, itself a volatile asm the compiler keeps in
+/// place: it needs no clobber.
 std::string fenceOpcode(const GCCAsmStmt *Asm) {
   ptx::Program P = ptx::parse(Asm->getAsmString());
   for (const ptx::Instruction &I : P.Instructions)
     for (const ptx::Effect &E : ptx::classify(I))
-      if (E.Kind == ptx::EffectKind::ProxyFence ||
-          E.Kind == ptx::EffectKind::InitFence)
+      if (E.Kind == ptx::EffectKind::ProxyFence)
         return I.Opcode;
   return "";
 }
+
+/// Where one body accesses shared memory with C++ (not asm) loads and
+/// stores: what the compiler may move across a clobber-less asm.
+class CxxAccessScan : public RecursiveASTVisitor<CxxAccessScan> {
+public:
+  CxxAccessScan(MemoryModel &M, const FunctionDecl *Fn,
+                std::vector<SourceLocation> &Out)
+      : M(M), Fn(Fn), Out(Out) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS(), BO);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      note(UO->getSubExpr(), UO);
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+    if (IC->getCastKind() == CK_LValueToRValue)
+      note(IC->getSubExpr(), IC);
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      note(OC->getArg(0), OC);
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+private:
+  void note(const Expr *Object, const Expr *At) {
+    if (!M.objectOf(Object, Fn).empty())
+      Out.push_back(At->getBeginLoc());
+  }
+  MemoryModel &M;
+  const FunctionDecl *Fn;
+  std::vector<SourceLocation> &Out;
+};
 
 bool hasMemoryClobber(const GCCAsmStmt *Asm) {
   for (unsigned I = 0; I < Asm->getNumClobbers(); ++I)
@@ -168,9 +209,23 @@ std::string clobberMessage(const ClobberFinding &F) {
 }
 
 std::vector<ClobberFinding>
-findClobberlessFences(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> Roots,
+findClobberlessFences(ASTContext &Ctx, MemoryModel &Memory,
+                      llvm::ArrayRef<const FunctionDecl *> Roots,
                       const std::function<bool(SourceLocation)> &Editable) {
   const SourceManager &SM = Ctx.getSourceManager();
+  // Whether a C++ shared-memory access of \p F is written before \p L:
+  // the compiler may sink it below a clobber-less fence at L.
+  llvm::DenseMap<const FunctionDecl *, std::vector<SourceLocation>> Accesses;
+  auto accessBefore = [&](const FunctionDecl *F, SourceLocation L) {
+    auto [It, New] = Accesses.try_emplace(F);
+    if (New)
+      CxxAccessScan(Memory, F, It->second)
+          .TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    L = SM.getExpansionLoc(L);
+    return llvm::any_of(It->second, [&](SourceLocation A) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), L);
+    });
+  };
   // Every function reachable from the roots, each scanned once.
   llvm::DenseMap<const FunctionDecl *, BodyScan> Scans;
   std::vector<const FunctionDecl *> Work(Roots.begin(), Roots.end());
@@ -190,39 +245,52 @@ findClobberlessFences(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> Root
     }
   }
 
-  std::vector<ClobberFinding> Out;
-  // One finding per place in the source (template instantiations repeat it).
-  std::map<unsigned, size_t> ByOffset;
-  llvm::DenseMap<const FunctionDecl *, std::vector<size_t>> ByWrapper;
+  // Clobber-less proxy fences, by the function (wrapper) that holds them.
+  llvm::DenseMap<const FunctionDecl *, std::vector<const GCCAsmStmt *>> Fences;
   for (const FunctionDecl *F : Order)
-    for (const GCCAsmStmt *Asm : Scans[F].Asms) {
-      if (hasMemoryClobber(Asm) || !Editable(Asm->getBeginLoc()))
-        continue;
-      std::string Fence = fenceOpcode(Asm);
-      if (Fence.empty())
-        continue;
-      unsigned Off = SM.getFileOffset(SM.getExpansionLoc(Asm->getBeginLoc()));
-      auto [It, New] = ByOffset.try_emplace(Off, Out.size());
-      if (New) {
-        ClobberFinding C{Asm, Fence, F, {}, std::nullopt, ""};
-        C.Fix = clobberFix(Asm, SM, Ctx.getLangOpts(), C.NoFixReason);
-        Out.push_back(std::move(C));
-      }
-      ByWrapper[F->getCanonicalDecl()].push_back(It->second);
-    }
+    for (const GCCAsmStmt *Asm : Scans[F].Asms)
+      if (!hasMemoryClobber(Asm) && Editable(Asm->getBeginLoc()) &&
+          !fenceOpcode(Asm).empty())
+        Fences[F->getCanonicalDecl()].push_back(Asm);
 
-  // The call sites relying on each wrapper, once per place.
-  std::vector<std::set<unsigned>> CallSeen(Out.size());
-  for (const FunctionDecl *F : Order)
+  // A fence is reported when analysed code relies on it after a C++
+  // shared-memory access: in its own function, or at a call of its wrapper;
+  // each such call is a note.
+  std::vector<ClobberFinding> Out;
+  std::map<unsigned, size_t> ByOffset; // instantiations repeat a place
+  std::vector<std::set<unsigned>> CallSeen;
+  auto findingOf = [&](const GCCAsmStmt *Asm, const FunctionDecl *Wrapper) {
+    unsigned Off = SM.getFileOffset(SM.getExpansionLoc(Asm->getBeginLoc()));
+    auto [It, New] = ByOffset.try_emplace(Off, Out.size());
+    if (New) {
+      ClobberFinding C{Asm, fenceOpcode(Asm), Wrapper, {}, std::nullopt, ""};
+      C.Fix = clobberFix(Asm, SM, Ctx.getLangOpts(), C.NoFixReason);
+      Out.push_back(std::move(C));
+      CallSeen.emplace_back();
+    }
+    return It->second;
+  };
+  for (const FunctionDecl *F : Order) {
+    auto Own = Fences.find(F->getCanonicalDecl());
+    if (Own != Fences.end())
+      for (const GCCAsmStmt *Asm : Own->second)
+        if (llvm::is_contained(Scans[F].Asms, Asm) &&
+            accessBefore(F, Asm->getBeginLoc()))
+          findingOf(Asm, F);
     for (const auto &[Call, Callee] : Scans[F].Calls) {
-      auto W = ByWrapper.find(Callee->getCanonicalDecl());
-      if (W == ByWrapper.end())
+      auto W = Fences.find(Callee->getCanonicalDecl());
+      if (W == Fences.end() || !accessBefore(F, Call->getBeginLoc()))
         continue;
+      const FunctionDecl *Def = nullptr;
+      Callee->hasBody(Def);
       unsigned Off = SM.getFileOffset(SM.getExpansionLoc(Call->getBeginLoc()));
-      for (size_t I : W->second)
+      for (const GCCAsmStmt *Asm : W->second) {
+        size_t I = findingOf(Asm, Def ? Def : Callee);
         if (CallSeen[I].insert(Off).second)
           Out[I].Calls.push_back(Call);
+      }
     }
+  }
   auto offsetOf = [&SM](const Stmt *S) {
     SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
     return std::make_pair(SM.getFilename(L), SM.getFileOffset(L));

@@ -18,7 +18,9 @@
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <memory>
 #include <string>
 #include <set>
@@ -51,6 +53,10 @@ struct Summary {
   /// mbarrier waits still in force at the exit (no proxy fence after them):
   /// what the caller does next happens after another role's arrive.
   std::vector<Event> ExitWaits;
+  /// Hazards inside the function whose two ends share memory only through
+  /// its parameters or `*this`: not findings here, decided at each call
+  /// site, where the parameters map to arguments.
+  std::vector<Finding> Deferred;
   /// Some path from entry to exit has no shared-memory proxy fence.
   bool IncomingSurvives = true;
   /// ... and crosses a barrier on the way.
@@ -82,8 +88,10 @@ public:
   Analyzer(clang::ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules);
   ~Analyzer();
 
-  /// Analyses \p Fn (a definition) if not done yet; returns its summary.
-  const Summary &analyze(const clang::FunctionDecl *Fn);
+  /// Analyses \p Fn (a definition) if not done yet, specialised on the
+  /// constant arguments \p B (Bindings.h); returns its summary.
+  const Summary &analyze(const clang::FunctionDecl *Fn,
+                         const Bindings &B = Bindings());
   /// Findings of every function analysed so far, deduplicated.
   const std::vector<Finding> &findings() const { return Findings; }
   const AnalysisStats &stats() const { return Stats; }
@@ -100,8 +108,14 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
   MemoryModel Memory;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Summary>>
+  std::map<std::pair<const clang::FunctionDecl *, Bindings>,
+           std::unique_ptr<Summary>>
       Summaries;
+  /// Specialisations in progress per function: a recursive call gets the
+  /// unspecialised summary, so that constants cannot unfold it forever.
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
+  llvm::DenseSet<const clang::FunctionDecl *> Counted; // in Stats.Functions
+  ArgumentBinder Binder;
   std::vector<Finding> Findings;
   std::set<std::tuple<const Rule *, const clang::Stmt *, unsigned,
                       const clang::Stmt *, unsigned, const clang::Stmt *>>

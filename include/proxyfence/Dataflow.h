@@ -52,9 +52,13 @@ bool join(std::vector<T> &Into, const std::vector<T> &From) {
 /// \p Transfer(const Stmt *, StateT &) applies one statement element;
 /// \p Join(StateT &Into, const StateT &From) merges and says whether Into
 /// grew. Blocks are visited in reverse post-order, so loops settle quickly.
-template <typename StateT, typename TransferFn, typename JoinFn>
+/// \p Feasible(const CFGBlock &, unsigned SuccIndex) may close edges that
+/// constant arguments rule out (Bindings.h).
+template <typename StateT, typename TransferFn, typename JoinFn,
+          typename FeasibleFn>
 std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
-                                 TransferFn Transfer, JoinFn Join) {
+                                 TransferFn Transfer, JoinFn Join,
+                                 FeasibleFn Feasible) {
   std::vector<const clang::CFGBlock *> Order;
   std::vector<unsigned> Rank(G.getNumBlockIDs(), ~0u);
   {
@@ -96,8 +100,10 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
     for (const clang::CFGElement &E : *B)
       if (auto CS = E.getAs<clang::CFGStmt>())
         Transfer(CS->getStmt(), S);
+    unsigned SuccIndex = 0;
     for (const clang::CFGBlock *Succ : B->succs()) {
-      if (!Succ || Rank[Succ->getBlockID()] == ~0u)
+      unsigned Index = SuccIndex++;
+      if (!Succ || Rank[Succ->getBlockID()] == ~0u || !Feasible(*B, Index))
         continue;
       unsigned Id = Succ->getBlockID();
       bool Changed = Join(In[Id], S) || !Reached[Id];
@@ -107,6 +113,13 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
     }
   }
   return In;
+}
+
+template <typename StateT, typename TransferFn, typename JoinFn>
+std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
+                                 TransferFn Transfer, JoinFn Join) {
+  return solveForward(G, std::move(Entry), Transfer, Join,
+                      [](const clang::CFGBlock &, unsigned) { return true; });
 }
 
 } // namespace proxyfence

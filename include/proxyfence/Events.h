@@ -10,6 +10,7 @@
 #ifndef PROXYFENCE_EVENTS_H
 #define PROXYFENCE_EVENTS_H
 
+#include "proxyfence/Bindings.h"
 #include "proxyfence/Memory.h"
 #include "proxyfence/Ptx.h"
 #include "proxyfence/Vocabulary.h"
@@ -60,6 +61,10 @@ struct Event {
   bool ArriveOnly = false;
   bool Relaxed = false;
   bool CrossCta = false;
+  /// The instruction names the shared state space (`st.shared`,
+  /// `stmatrix...shared`): it touches shared memory whatever a caller
+  /// passes for its address.
+  bool ExplicitShared = false;
   /// Shared memory touched (for accesses and async ops).
   AliasSet Mem;
   /// The mbarrier the operation initialises, arrives at, waits on or
@@ -104,8 +109,11 @@ public:
   /// with an ordinal naming it stably within \p S. When \p S calls a function
   /// that has a body, returns the call site instead: what the callee does is
   /// its summary's business, which each analysis keeps in its own terms.
+  /// \p B: the constants \p Fn is specialised on, whose function
+  /// parameters name the callee of a call through them.
   std::optional<CallSite> extract(const clang::Stmt *S,
-                                  const clang::FunctionDecl *Fn, Sink Out);
+                                  const clang::FunctionDecl *Fn, Sink Out,
+                                  const Bindings *B = nullptr);
   /// An event of a callee's summary as the caller \p Fn sees it at \p C:
   /// memory substituted, attributed to the call.
   Event lift(const Event &Inner, const CallSite &C,

@@ -1,9 +1,10 @@
 //===- FenceClobber.h - fences the compiler may reorder around -------------===//
 //
-// proxyfence-fence-clobber. An inline asm that emits fence.proxy.async* or
-// fence.mbarrier_init* orders the proxies in hardware, but without a
-// "memory" clobber the compiler sees no memory effect and may move ordinary
-// C++ shared-memory stores across the asm statement. The fence is still a
+// proxyfence-fence-clobber. An inline asm that emits fence.proxy.async*
+// orders the proxies in hardware, but without a "memory" clobber the
+// compiler sees no memory effect and may move ordinary C++ shared-memory
+// stores across the asm statement. (fence.mbarrier_init orders only
+// mbarrier.init, itself volatile asm: it is never reported.) The fence is still a
 // fence to the proxy analysis (its PTX is right); this rule reports the
 // compiler-ordering hazard of the wrapper, once, where it is written.
 //
@@ -21,6 +22,7 @@
 #include <vector>
 
 namespace proxyfence {
+class MemoryModel;
 
 struct ClobberFinding {
   const clang::GCCAsmStmt *Asm;
@@ -35,11 +37,14 @@ struct ClobberFinding {
   std::string NoFixReason;
 };
 
-/// Clobber-less fence asm statements in the functions reachable from
-/// \p Roots (through calls of functions with bodies), written where
-/// \p Editable allows; each statement once, in source order.
+/// Clobber-less fence.proxy.async asm statements in the functions reachable
+/// from \p Roots (through calls of functions with bodies), written where
+/// \p Editable allows, that analysed code relies on after a C++
+/// shared-memory access (\p Memory says which accesses are shared): in the
+/// function holding the asm, or at a call of it. Each statement once, in
+/// source order.
 std::vector<ClobberFinding>
-findClobberlessFences(clang::ASTContext &Ctx,
+findClobberlessFences(clang::ASTContext &Ctx, MemoryModel &Memory,
                       llvm::ArrayRef<const clang::FunctionDecl *> Roots,
                       const std::function<bool(clang::SourceLocation)> &Editable);
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 namespace proxyfence {
+class ClusterLaunches;
 
 enum class InitHazard {
   Cluster,    // another CTA uses the barrier before the init is published
@@ -76,26 +77,33 @@ private:
   struct Summary;
   class Run;
   friend class Run;
-  const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming);
+  const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
+                         const Bindings &B = Bindings());
   void addFinding(InitHazard K, const Event &Init, const Event &Use,
                   const std::optional<Event> &Relaxed, unsigned Flags);
   /// Whether \p Use is executed only by the thread that executed \p Init:
   /// both in one function, \p Use under (a copy of) the guard of \p Init.
   bool sameThread(StmtRef Init, StmtRef Use);
+  /// Whether kernel \p Fn runs as a cluster of one CTA (ClusterLaunch.h).
+  bool singleCta(const clang::FunctionDecl *Fn);
   const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
 
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   bool RequireProxyFence;
-  std::map<std::pair<const clang::FunctionDecl *, unsigned>,
+  std::map<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
            std::unique_ptr<Summary>>
       Summaries;
+  /// As in Analysis.h: recursion gets the unspecialised summary.
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
+  ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentMaps;
   std::vector<InitFinding> Findings;
   std::map<std::tuple<unsigned, const clang::Stmt *, unsigned>, size_t>
       FindingIndex;
   std::set<std::tuple<size_t, const clang::Stmt *, unsigned>> UseKeys;
+  std::unique_ptr<ClusterLaunches> Clusters;
 };
 
 /// Plans the edits of each finding (result I fixes finding I): the init fence

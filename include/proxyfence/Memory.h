@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <string>
 
 namespace proxyfence {
@@ -28,10 +29,31 @@ struct MemRoot {
   unsigned ParamIndex = 0;
   const clang::ValueDecl *Var = nullptr; // SharedVar, or the ParmVarDecl
 
+  /// The bytes of the object that may be touched, relative to its start:
+  /// [Begin, End). A struct field narrows them (distinct fields never
+  /// overlap, union members do); NoEnd runs to the end of the object. For
+  /// Param and This roots the range applies to whatever the caller passes.
+  static constexpr uint64_t NoEnd = ~uint64_t(0);
+  uint64_t Begin = 0, End = NoEnd;
+  /// False where the position inside the object is not known (an offset
+  /// that is not a constant from the dynamic-shared base): overlaps all.
+  bool Placed = true;
+  /// Begin was set by a constant offset from the `extern __shared__` base
+  /// (`smem + OFF`): such regions end where the next one starts.
+  bool Carved = false;
+  /// The innermost field named, for messages ("'SharedStorage::C'").
+  const clang::FieldDecl *Field = nullptr;
+
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
-           ByRef == O.ByRef;
+           ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
+           Placed == O.Placed && Carved == O.Carved && Field == O.Field;
   }
+  /// Whether the bytes of two roots of the same object may overlap.
+  bool overlaps(const MemRoot &O) const;
+  /// Narrows this root to the part \p Inner describes of whatever it
+  /// designates (a field of a parameter, applied to the argument).
+  MemRoot narrowedTo(const MemRoot &Inner) const;
 };
 
 /// The set of shared-memory objects an address may refer to. Empty means
@@ -50,6 +72,9 @@ public:
   void merge(const AliasSet &O);
   bool mayAlias(const AliasSet &O) const;
   bool hasParamOrThis() const;
+  /// mayAlias, counting only objects of the function itself: what its
+  /// parameters and `*this` designate is the caller's to say.
+  bool mayAliasLocally(const AliasSet &O) const;
   /// "'tile'", "dynamic shared memory", "shared memory".
   std::string describe() const;
   /// "shared memory 'tile'", "dynamic shared memory", "shared memory".
@@ -92,11 +117,23 @@ private:
   /// `this->f`), for locals and for the fields of `*this`.
   AliasSet loadedValue(const clang::Expr *Sub, const clang::FunctionDecl *Fn);
   AliasSet returnOf(const clang::FunctionDecl *Callee);
+  /// For a function returning a reference: the value held in the object it
+  /// returns (`T *&data() { return ptr_; }`), in terms of its parameters.
+  AliasSet returnedContents(const clang::FunctionDecl *Callee);
   /// What a constructor stores into the fields of the new object (member
   /// initialisers, assignments to `this->f` in its body), in terms of its
   /// parameters: a descriptor object built from a tile's address.
   AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
   AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
+  /// \p S restricted to field \p FD of the objects it designates.
+  AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
+  /// \p S moved to the base-class subobject a derived-to-base cast names.
+  AliasSet baseSubobject(const AliasSet &S, const clang::CastExpr *CE);
+  /// The dynamic-shared base plus a constant byte offset, when \p Ptr is
+  /// the `extern __shared__` array itself (the `smem + OFF` carving idiom).
+  std::optional<AliasSet> carve(const clang::Expr *Ptr,
+                                const clang::Expr *Offset, bool Negate,
+                                const clang::FunctionDecl *Fn);
   const llvm::SmallVector<const clang::Expr *, 4> &
   assignments(const clang::VarDecl *V);
   const clang::Expr *argFor(const clang::CallExpr *Call,
@@ -105,6 +142,7 @@ private:
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> CtorValues;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> ReturnContents;
   llvm::DenseMap<const clang::VarDecl *, AliasSet> VarValues;
   llvm::DenseMap<const clang::DeclContext *, bool> AssignmentsIndexed;
   llvm::DenseMap<const clang::VarDecl *,

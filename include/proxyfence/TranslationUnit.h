@@ -25,6 +25,7 @@ struct TranslationUnitResult {
   unsigned ValidDecls = 0; // declarations of the main file clang accepted
   unsigned Unfixable = 0;  // diagnostics without a fix
   unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
+  unsigned InLibrary = 0;  // hazards in code outside the project, unreported
   AnalysisStats Stats;
   BlindSpots Blind; // stubs and code lost to front-end errors
   /// One per warning, in report order; Message.Fix holds the warning's
@@ -41,8 +42,8 @@ struct TranslationUnitResult {
 };
 
 /// Runs every rule not in Opts.DisabledRules over the device functions of
-/// \p Ctx written in the main file or project headers (not under
-/// Opts.CudaPath, /usr or system headers). Findings whose key is in
+/// \p Ctx written in the main file or project headers (ProjectFiles.h, or
+/// --header-filter; never system headers). Findings whose key is in
 /// \p Reported are skipped. The report is printed into Result.Report, with
 /// colours when \p Colors. \p Errors: where the front end reported errors,
 /// for the blind spots.

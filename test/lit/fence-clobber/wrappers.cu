@@ -1,8 +1,11 @@
 // Fence wrappers whose asm has no "memory" clobber: the PTX fence is right,
 // but the compiler may move the C++ stores to shared memory across it. Each
 // wrapper is reported once, where it is written, with the calls relying on
-// it as notes; the fix adds the clobber in the way the statement is written.
-// They still count as fences for the proxy rules: no tma-store finding.
+// it after C++ shared-memory stores as notes; the fix adds the clobber in the
+// way the statement is written. They still count as fences for the proxy
+// rules: no tma-store finding. fence.mbarrier_init orders only the
+// mbarrier.init asm before it and is never reported; neither is a wrapper
+// called where no C++ access precedes it.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
@@ -83,43 +86,53 @@ __device__ __forceinline__ void fence_barrier_init() {
 }
 __global__ void init_cutlass() { fence_barrier_init(); }
 
-// CHECK:      wrappers.cu.tmp.cu:20:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber: the compiler may move C++ shared-memory accesses across the fence [proxyfence-fence-clobber]
-// CHECK:      wrappers.cu.tmp.cu:20:3: note: add the "memory" clobber
+// Only asm before the call: nothing the compiler could move.
+__device__ __forceinline__ void fence_after_asm() {
+  asm volatile("fence.proxy.async.shared::cta;");
+}
+__global__ void asm_only(float *out) {
+  __shared__ alignas(128) float tile[1024];
+  asm volatile("st.shared.f32 [%0], %1;" :: "r"(static_cast<uint32_t>(__cvta_generic_to_shared(tile))), "f"(1.0f) : "memory");
+  fence_after_asm();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    bulk_store(out, tile, sizeof(tile));
+}
+
+// CHECK:      wrappers.cu.tmp.cu:23:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber: the compiler may move C++ shared-memory accesses across the fence [proxyfence-fence-clobber]
+// CHECK:      wrappers.cu.tmp.cu:23:3: note: add the "memory" clobber
 // CHECK:      asm volatile("fence.proxy.async.shared::cta;");
 // CHECK:      | ::: "memory"
-// CHECK:      wrappers.cu.tmp.cu:58:3: note: 'fence_plain' called here: its fence orders only the stores the compiler keeps before it
-// CHECK:      wrappers.cu.tmp.cu:64:3: note: 'fence_plain' called here
-// CHECK:      wrappers.cu.tmp.cu:23:3: warning: inline asm emits 'fence.proxy.async' without a "memory" clobber
-// CHECK:      wrappers.cu.tmp.cu:65:3: note: 'fence_with_input' called here
-// CHECK:      wrappers.cu.tmp.cu:27:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
-// CHECK:      wrappers.cu.tmp.cu:66:3: note: 'fence_cc' called here
-// CHECK:      wrappers.cu.tmp.cu:31:3: warning: inline asm emits 'fence.mbarrier_init.release.cluster' without
-// CHECK:      wrappers.cu.tmp.cu:77:3: note: 'init_fence' called here
-// CHECK:      wrappers.cu.tmp.cu:35:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
-// CHECK:      wrappers.cu.tmp.cu:67:3: note: 'fence_templated' called here
-// CHECK:      wrappers.cu.tmp.cu:68:3: note: 'fence_templated' called here
-// CHECK:      wrappers.cu.tmp.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:61:3: note: 'fence_plain' called here: its fence orders only the stores the compiler keeps before it
+// CHECK:      wrappers.cu.tmp.cu:67:3: note: 'fence_plain' called here
+// CHECK:      wrappers.cu.tmp.cu:26:3: warning: inline asm emits 'fence.proxy.async' without a "memory" clobber
+// CHECK:      wrappers.cu.tmp.cu:68:3: note: 'fence_with_input' called here
+// CHECK:      wrappers.cu.tmp.cu:30:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:69:3: note: 'fence_cc' called here
+// CHECK:      wrappers.cu.tmp.cu:38:3: warning: inline asm emits 'fence.proxy.async.shared::cta' without
+// CHECK:      wrappers.cu.tmp.cu:70:3: note: 'fence_templated' called here
+// CHECK:      wrappers.cu.tmp.cu:71:3: note: 'fence_templated' called here
+// CHECK:      wrappers.cu.tmp.cu:43:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without
 // CHECK:      note: no automatic fix: the asm statement is written in a macro
-// CHECK:      wrappers.cu.tmp.cu:69:3: note: 'fence_from_macro' called here
-// CHECK:      wrappers.cu.tmp.cu:82:3: warning: inline asm emits 'fence.mbarrier_init.release.cluster' without
-// CHECK:      wrappers.cu.tmp.cu:84:34: note: 'fence_barrier_init' called here
+// CHECK:      wrappers.cu.tmp.cu:72:3: note: 'fence_from_macro' called here
 // CHECK-NOT:  warning:
-// CHECK:      proxyfence: 7 findings in 1 file
+// CHECK:      proxyfence: 5 findings in 1 file
 
 // FIXED:      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // FIXED:      asm volatile("fence.proxy.async;" : : "r"(unused) : "memory");
 // FIXED:      asm volatile("fence.proxy.async.shared::cta;" ::: "cc", "memory");
-// FIXED:      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"
+// FIXED:      asm volatile("fence.mbarrier_init.release.cluster;"
 // FIXED-NEXT: {{^               }});
 // FIXED:      "}" ::: "memory");
 // FIXED:      #define FENCE_MACRO() asm volatile("fence.proxy.async.shared::cta;")
 
-// FIXED:      asm volatile("fence.mbarrier_init.release.cluster; \n" :: : "memory");
+// FIXED:      asm volatile("fence.mbarrier_init.release.cluster; \n" ::);
+// FIXED:      asm volatile("fence.proxy.async.shared::cta;");
 
-// AGAIN:      wrappers.cu.tmp.again.cu:40:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber
+// AGAIN:      wrappers.cu.tmp.again.cu:43:54: warning: inline asm emits 'fence.proxy.async.shared::cta' without a "memory" clobber
 // AGAIN-NOT:  warning:
 // AGAIN:      proxyfence: 1 finding in 1 file, 0 fixed, 1 left
 
 // DISABLED:   proxyfence: 0 findings in 1 file
 
-// LIST: {{^}}proxyfence-fence-clobber: inline asm emitting fence.proxy.async or fence.mbarrier_init without a "memory" clobber: the compiler may move C++ shared-memory accesses across it{{$}}
+// LIST: {{^}}proxyfence-fence-clobber: inline asm emitting fence.proxy.async without a "memory" clobber, called after C++ shared-memory accesses: the compiler may move them across it{{$}}
