@@ -267,7 +267,7 @@ MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In) {
   if (In != NoIncoming)
     Slot->Exits.push_back({In, NoEvent});
   Summary Result;
-  if (Def->getBody() && !Def->isDependentContext())
+  if (Def->getBody())
     Run(*this, Def, In, Result).run();
   else if (In != NoIncoming)
     Result.Exits.push_back({In, NoEvent});

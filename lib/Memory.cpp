@@ -1,5 +1,6 @@
 //===- Memory.cpp - which shared-memory object an access touches ----------===//
 #include "proxyfence/Memory.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -147,6 +148,14 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->isArrow() ? valueOf(ME->getBase(), Fn)
                          : objectOf(ME->getBase(), Fn);
+  // `s.f` / `p->f` of a template pattern, where the member's type depends on
+  // template parameters.
+  if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    if (ME->isImplicitAccess())
+      return {};
+    return ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                         : objectOf(ME->getBase(), Fn);
+  }
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return objectOf(CE->getSubExpr(), Fn);
   // A temporary (`uint32_t const &a = cast_smem_ptr_to_uint(p)`, a value
@@ -200,6 +209,13 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return valueOf(Sub, Fn);
     }
   }
+  // A template pattern does not decay a `__shared__` array of dependent
+  // type (nor one it casts): the array used as a value is its address.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && isSharedVar(V) &&
+        (V->getType()->isArrayType() || V->getType()->isDependentType()))
+      return objectOf(E, Fn);
   // An object used as a value: a reference parameter's argument, the source
   // of a copy, the object a conversion operator is called on.
   if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
@@ -455,8 +471,13 @@ AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
 
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return {};
+  if (!Callee) {
+    // A template pattern's call whose lookup found one candidate.
+    DependentCallee D = dependentCallee(Call);
+    if (D.Viable.size() != 1)
+      return {};
+    Callee = D.Viable.front();
+  }
   return substitute(returnOf(Callee), Call, Callee, Fn);
 }
 
@@ -483,24 +504,26 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
       const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
       Out.merge(R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller));
     } else if (R.Kind == MemRoot::This) {
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-        const Expr *Obj = MC->getImplicitObjectArgument();
-        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        Out.merge(ME && ME->isArrow() ? valueOf(Obj, Caller)
-                                      : objectOf(Obj, Caller));
+      // Also the member calls a template pattern leaves unresolved.
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        Out.merge(Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller));
+      } else if (ImplicitThis) {
+        Out.add(R); // the caller's own object
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         Out.merge(objectOf(Call->getArg(0), Caller));
       }
     } else if (R.Kind == MemRoot::ThisValue) {
       // What the object holds: known for a local aggregate (or a temporary,
       // or the caller's own `*this`), not through an arbitrary pointer.
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-        const Expr *Obj = MC->getImplicitObjectArgument();
-        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        if (!ME || !ME->isArrow())
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        if (!Arrow)
           Out.merge(valueOf(Obj, Caller));
         else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
           Out.add(R);
+      } else if (ImplicitThis) {
+        Out.add(R);
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         Out.merge(valueOf(Call->getArg(0), Caller));
       }

@@ -7,11 +7,13 @@
 #include "proxyfence/Rules.h"
 #include "proxyfence/Suppressions.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace clang;
@@ -42,11 +44,16 @@ std::string findingKey(const SourceManager &SM, const Finding &F) {
 }
 
 /// Functions whose findings are reported: device code in the main file or
-/// in project headers (never system or CUDA headers).
+/// in project headers (never system or CUDA headers). A device function
+/// template, or a member of a class template, written in the main file and
+/// never instantiated there is analysed as written (its pattern); one with
+/// instantiations is analysed through those.
 class RootCollector : public RecursiveASTVisitor<RootCollector> {
 public:
-  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable)
-      : SM(SM), Editable(std::move(Editable)) {}
+  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable,
+                std::function<bool(SourceLocation)> PatternScope)
+      : SM(SM), Editable(std::move(Editable)),
+        PatternScope(std::move(PatternScope)) {}
   std::vector<const FunctionDecl *> Roots;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -57,19 +64,39 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
-        FD->isInvalidDecl())
+    if (!FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
       return true;
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
-    if (Editable(SM.getExpansionLoc(FD->getLocation())))
+    SourceLocation L = SM.getExpansionLoc(FD->getLocation());
+    if (FD->isDependentContext()) {
+      // A lambda is analysed where it is called.
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!(MD && MD->getParent()->isLambda()) && Editable(L) &&
+          PatternScope(L))
+        Patterns.push_back(FD);
+      return true;
+    }
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      Instantiated.insert(Pattern);
+    if (Editable(L))
       Roots.push_back(FD);
     return true;
+  }
+  /// Adds the patterns that no instantiation stands for; call once, after
+  /// the traversal.
+  void addUninstantiatedPatterns() {
+    for (const FunctionDecl *P : Patterns)
+      if (!Instantiated.count(P))
+        Roots.push_back(P);
   }
 
 private:
   SourceManager &SM;
   std::function<bool(SourceLocation)> Editable;
+  std::function<bool(SourceLocation)> PatternScope;
+  std::vector<const FunctionDecl *> Patterns;
+  llvm::DenseSet<const FunctionDecl *> Instantiated;
 };
 
 /// The same for a proxyfence-mbarrier-init finding: the hazard at an init.
@@ -149,10 +176,22 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
       ++R.ValidDecls;
 
   HeaderFilter Headers(Opts);
-  auto Editable = [&SM, &Headers](SourceLocation L) {
+  // A header analysed in an entry that includes it: that header only.
+  std::optional<FileID> Focus;
+  if (!Opts.FocusHeader.empty()) {
+    Focus = FileID();
+    if (auto FE = SM.getFileManager().getOptionalFileRef(Opts.FocusHeader))
+      Focus = SM.translateFile(*FE);
+  }
+  auto inFocus = [&SM, &Focus](SourceLocation L) {
+    return Focus ? SM.getFileID(L) == *Focus : SM.isWrittenInMainFile(L);
+  };
+  auto Editable = [&SM, &Headers, &Focus, &inFocus](SourceLocation L) {
     L = SM.getExpansionLoc(L);
     if (L.isInvalid())
       return false;
+    if (Focus)
+      return inFocus(L);
     if (SM.isWrittenInMainFile(L))
       return true;
     if (SM.isInSystemHeader(L))
@@ -165,13 +204,15 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
     if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
       Rules.push_back(Ru);
 
-  RootCollector RC(SM, Editable);
+  // Patterns of the file named, not of every library header it includes.
+  auto PatternScope = [&inFocus](SourceLocation L) { return inFocus(L); };
+  RootCollector RC(SM, Editable, PatternScope);
   RC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  RC.addUninstantiatedPatterns();
   Analyzer A(Ctx, Rules);
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
-  R.Stats = A.stats();
 
   // Every rule's findings: once per place in the source (not again for
   // another instantiation, nor for a header an earlier input already
@@ -236,6 +277,11 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
                        return Off(X) < Off(Y);
                      });
   }
+
+  // Both analyses' unresolved template calls are in the stats.
+  R.Stats = A.stats();
+  if (!Opts.HeaderContextNote.empty())
+    R.Stats.HeaderContexts.push_back(Opts.HeaderContextNote);
 
   // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
   std::vector<ClobberFinding> ClobberFindings;
