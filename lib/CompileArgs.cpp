@@ -1,5 +1,6 @@
 //===- CompileArgs.cpp - compile commands for the CUDA device side ---------===//
 #include "proxyfence/CompileArgs.h"
+#include "proxyfence/NvccView.h"
 #include "clang/Basic/OffloadArch.h"
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
@@ -14,9 +15,16 @@ using llvm::StringRef;
 
 namespace proxyfence {
 
+/// The architecture clang is given: a family target (sm_100f) is parsed as
+/// its base GPU, and the family macro added by the nvcc view.
+static StringRef clangArch(StringRef Arch) {
+  return Arch.ends_with("f") ? Arch.drop_back() : Arch;
+}
+
 bool isKnownArch(StringRef Arch) {
   return Arch.starts_with("sm_") &&
-         clang::StringToOffloadArch(Arch) != clang::OffloadArch::UNKNOWN;
+         clang::StringToOffloadArch(clangArch(Arch)) !=
+             clang::OffloadArch::UNKNOWN;
 }
 
 std::optional<std::string> cudaVersion(StringRef CudaPath) {
@@ -200,7 +208,7 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   }
   std::string Arch = targetArch(Cmd, Opts.Arch);
   Out.push_back("--cuda-device-only");
-  Out.push_back("--cuda-gpu-arch=" + Arch);
+  Out.push_back("--cuda-gpu-arch=" + clangArch(Arch).str());
   Out.push_back("--cuda-path=" + Opts.CudaPath);
   Out.push_back("-Wno-unknown-cuda-version");
   // Without a version.txt clang cannot tell CUDA 13 apart from pre-9.2 and
@@ -222,6 +230,13 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   if (!Resources.empty() &&
       llvm::none_of(Cmd, [](StringRef A) { return A.starts_with("-resource-dir"); }))
     Out.push_back("-resource-dir=" + Resources);
+  if (Opts.NvccView) {
+    // What nvcc's device pass defines and declares (NvccView.h).
+    for (std::string &D : nvccViewDefines(Opts.CudaPath, Arch))
+      Out.push_back(std::move(D));
+    Out.push_back("-include");
+    Out.push_back(nvccPreludePath().str());
+  }
   Out.push_back("-ferror-limit=0");
   // Front-end errors are summarised by the driver; no "N errors generated".
   Out.push_back("-fno-caret-diagnostics");

@@ -6,8 +6,10 @@
 #include "proxyfence/Formats.h"
 #include "proxyfence/HeaderTU.h"
 #include "proxyfence/MbarrierInit.h"
+#include "proxyfence/NvccView.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
+#include "proxyfence/SourceRecovery.h"
 #include "proxyfence/TranslationUnit.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -49,8 +51,10 @@ class FrontEndErrors : public DiagnosticConsumer {
 public:
   unsigned Count = 0;
   std::string First;
-  /// Offsets in the main file of `%` escapes clang rejected in asm strings.
-  std::vector<unsigned> AsmEscapes;
+  std::vector<SourceLocation> Locations; // of the errors, while parsing
+  /// Offsets of `%` escapes clang rejected in asm strings, by file: those
+  /// the source recovery did not see (an asm string spelled in a macro).
+  std::map<std::string, std::vector<unsigned>> AsmEscapes;
 
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
@@ -58,13 +62,15 @@ public:
     if (L < DiagnosticsEngine::Error)
       return;
     ++Count;
+    if (Info.hasSourceManager() && Info.getLocation().isValid())
+      Locations.push_back(Info.getLocation());
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
     if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
       const SourceManager &SM = Info.getSourceManager();
-      SourceLocation L = Info.getLocation();
-      if (L.isFileID() && SM.getFileID(L) == SM.getMainFileID())
-        AsmEscapes.push_back(SM.getFileOffset(L));
+      SourceLocation L = SM.getSpellingLoc(Info.getLocation());
+      if (L.isValid() && L.isFileID() && !SM.getFilename(L).empty())
+        AsmEscapes[SM.getFilename(L).str()].push_back(SM.getFileOffset(L));
     }
     if (!First.empty())
       return;
@@ -84,18 +90,20 @@ struct FileResult : TranslationUnitResult {
   std::string File;
   bool Ran = false;   // the AST consumer ran
   unsigned Findings = 0;
+  unsigned Repairs = 0; // asm rejections the source recovery repaired
 };
 
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
-                   const std::set<std::string> &Reported)
-      : Opts(Opts), R(R), Reported(Reported) {}
+                   const std::set<std::string> &Reported,
+                   const FrontEndErrors &Errors)
+      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     R.Ran = true;
     static_cast<TranslationUnitResult &>(R) = analyzeTranslationUnit(
-        Ctx, Opts, Reported, llvm::outs().has_colors());
+        Ctx, Opts, Reported, llvm::outs().has_colors(), Errors.Locations);
     // Findings are counted as reported: one per warning.
     R.Findings = R.Diags.size();
   }
@@ -104,22 +112,27 @@ private:
   const DriverOptions &Opts;
   FileResult &R;
   const std::set<std::string> &Reported;
+  const FrontEndErrors &Errors;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const DriverOptions &Opts, FileResult &R,
-                 const std::set<std::string> &Reported)
-      : Opts(Opts), R(R), Reported(Reported) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                 const std::set<std::string> &Reported,
+                 const FrontEndErrors &Errors)
+      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(Opts, R, Reported);
+    if (Opts.NvccView)
+      undoClangOptOuts(CI.getPreprocessor());
+    return std::make_unique<AnalysisConsumer>(Opts, R, Reported, Errors);
   }
 
 private:
   const DriverOptions &Opts;
   FileResult &R;
   const std::set<std::string> &Reported;
+  const FrontEndErrors &Errors;
 };
 
 /// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
@@ -309,72 +322,54 @@ static void keyEditsByRealPath(FileResult &R) {
   R.Originals = std::move(Originals);
 }
 
-/// Runs the front end and the analysis on one file. \p Patched, when set,
-/// replaces the main file's text (rejected asm escapes doubled).
+/// Runs the front end and the analysis on one file. Every file is read
+/// through the source recovery (SourceRecovery.h); \p Escapes adds `%`
+/// offsets an earlier run's front end rejected. The results name the files'
+/// texts on disk, which the recovery's edits leave the same length.
 static bool analyseFile(const DriverOptions &Opts,
                         const std::vector<std::string> &Cmd,
-                        llvm::StringRef File, const std::string *Patched,
+                        llvm::StringRef File,
+                        const std::map<std::string, std::vector<unsigned>> &Escapes,
                         const std::set<std::string> &Reported, FileResult &R,
                         FrontEndErrors &Errors) {
   // A file system of its own: the driver applies the command's
   // -working-directory to it, which on the shared real one would change the
   // process's directory (for later relative paths, and for other threads).
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+  auto Recovering = llvm::makeIntrusiveRefCnt<RecoveringFileSystem>(
       llvm::vfs::createPhysicalFileSystem());
-  if (Patched) {
+  for (const auto &[Path, Offsets] : Escapes)
+    Recovering->addEscapes(Path, Offsets);
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recovering);
+  // The nvcc view's prelude exists only here, never on disk.
+  if (Opts.NvccView) {
     auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Mem->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(*Patched));
+    Mem->addFile(nvccPreludePath(), 0,
+                 llvm::MemoryBuffer::getMemBuffer(nvccPreludeText()));
     Overlay->pushOverlay(Mem);
   }
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
                                                       Overlay);
   std::vector<std::string> Args =
-      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath});
+      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath, Opts.NvccView});
   absoluteIncludePaths(Args);
   // Front-end errors are collected, not printed: without this the compiler
   // would still print its own "N errors generated" line.
   Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
   tooling::ToolInvocation Inv(Args,
-                              std::make_unique<AnalysisAction>(Opts, R, Reported),
+                              std::make_unique<AnalysisAction>(Opts, R, Reported,
+                                                               Errors),
                               Files.get());
   Inv.setDiagnosticConsumer(&Errors);
   Inv.run();
-  return R.Ran;
-}
-
-/// Shifts offsets in the main file back from the patched text (one `%`
-/// inserted before each offset in \p Inserted) to the original.
-static void unpatchOffsets(FileResult &R, llvm::StringRef File,
-                           const std::vector<unsigned> &Inserted) {
-  auto Shift = [&](unsigned Off) {
-    unsigned N = 0;
-    for (unsigned I : Inserted)
-      N += I < Off;
-    return Off - N;
-  };
-  shiftSites(R.Sites, File, Shift);
-  auto It = R.Edits.find(File.str());
-  if (It == R.Edits.end())
-    return;
-  tooling::Replacements Fixed;
-  for (const tooling::Replacement &Rep : It->second)
-    llvm::consumeError(Fixed.add(tooling::Replacement(
-        Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
-        Rep.getReplacementText())));
-  It->second = Fixed;
-  for (tooling::Diagnostic &D : R.Diags) {
-    if (D.Message.FilePath == File)
-      D.Message.FileOffset = Shift(D.Message.FileOffset);
-    auto F = D.Message.Fix.find(File);
-    if (F != D.Message.Fix.end()) {
-      tooling::Replacements Moved;
-      for (const tooling::Replacement &Rep : F->second)
-        llvm::consumeError(Moved.add(tooling::Replacement(
-            Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
-            Rep.getReplacementText())));
-      F->second = Moved;
-    }
+  // Edits and reports apply to the bytes on disk.
+  for (auto &[Path, Text] : Recovering->originals()) {
+    auto It = R.Originals.find(Path);
+    if (It != R.Originals.end())
+      It->second = Text;
   }
+  R.Repairs = Recovering->repairs();
+  return R.Ran;
 }
 
 std::string absolutePath(llvm::StringRef P) {
@@ -559,38 +554,20 @@ static FileOutcome analyseInput(const DriverOptions &Opts,
   FileResult &R = O.R;
   R.File = File;
   FrontEndErrors Errors;
-  bool Ran = analyseFile(Opts, Cmd, File, nullptr, Reported, R, Errors);
+  bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
   if (Ran && !Errors.AsmEscapes.empty()) {
-    // clang rejects `%laneid` where nvcc accepts it; double the escapes and
+    // `%laneid` where the recovery could not see it (an asm string from a
+    // macro): double the escapes clang reported, in whichever file, and
     // analyse again so those asm statements are still read.
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (Buf) {
-      std::string Text = (*Buf)->getBuffer().str();
-      std::vector<unsigned> Offsets = Errors.AsmEscapes;
-      llvm::sort(Offsets);
-      Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
-      std::string Patched;
-      size_t Prev = 0;
-      std::vector<unsigned> Inserted;
-      for (unsigned Off : Offsets) {
-        if (Off >= Text.size() || Text[Off] != '%')
-          continue;
-        Patched.append(Text, Prev, Off - Prev);
-        Inserted.push_back(Patched.size());
-        Patched += '%';
-        Prev = Off;
-      }
-      Patched.append(Text, Prev, std::string::npos);
-      FileResult Second;
-      Second.File = File;
-      FrontEndErrors Ignored;
-      if (!Inserted.empty() &&
-          analyseFile(Opts, Cmd, File, &Patched, Reported, Second, Ignored)) {
-        unpatchOffsets(Second, File, Inserted);
-        // Edits must apply to the text on disk, not the patched one.
-        Second.Originals[File] = Text;
-        R = std::move(Second);
-      }
+    FileResult Second;
+    Second.File = File;
+    FrontEndErrors Again;
+    if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
+                    Again) &&
+        Second.Repairs > R.Repairs) {
+      R = std::move(Second);
+      Errors.Count = Again.Count;
+      Errors.First = Again.First;
     }
   }
   O.Errors = Errors.Count;
@@ -647,7 +624,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     for (size_t I = 0; I < Jobs.size(); ++I) {
       const auto &[File, Cmd] = Jobs[I];
       for (const std::string &A :
-           deviceCommand(Cmd, File, {FileOpts[I].Arch, Opts.CudaPath}))
+           deviceCommand(Cmd, File,
+                         {FileOpts[I].Arch, Opts.CudaPath, Opts.NvccView}))
         Out << llvm::sys::path::convert_to_slash(A) << '\0';
       Out << '\n';
     }
@@ -729,6 +707,13 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     }
     Reported.insert(R.Keys.begin(), R.Keys.end());
     keyEditsByRealPath(R);
+    if (R.Blind.mostlyStubs() && !Opts.Quiet)
+      Err << "proxyfence: note: '" << Names[I] << "': " << R.Blind.Stubs.size()
+          << " of " << R.Blind.DeviceFunctions
+          << " device functions are stubs for "
+          << targetArch(Jobs[I].second, FileOpts[I].Arch)
+          << " (code preprocessed away, or only a trap); check --arch and "
+             "the -D flags of the build (--stats lists them)\n";
     if (Opts.Format == OutputFormat::Text)
       Out << R.Report;
     if (O.Errors) {
@@ -769,7 +754,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   // exported with the first of them only.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
   RunFindings Machine; // --format=sarif/json
+  BlindSpots Blind;    // over every input
   for (FileResult &R : Results) {
+    Blind.add(R.Blind);
     Findings += R.Findings;
     Suppressed += R.Suppressed;
     if (Opts.Format != OutputFormat::Text)
@@ -914,6 +901,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     if (Suppressed)
       Err << " (" << Suppressed << " suppressed)";
     Err << "\n";
+    if (Blind.Stubs.size() || Blind.Dropped.size())
+      Err << "proxyfence: not seen: " << Blind.Stubs.size()
+          << " stub device function" << (Blind.Stubs.size() == 1 ? "" : "s")
+          << ", " << Blind.Dropped.size() << " with code dropped by "
+          << "front-end errors, of " << Blind.DeviceFunctions
+          << " (see --stats)\n";
     if (!DegradedFiles.empty()) {
       Err << "proxyfence: not fully analysed (front-end errors):";
       for (const std::string &F : DegradedFiles)
@@ -926,6 +919,17 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     for (const FileResult &R : Results)
       Total.add(R.Stats);
     printStats(Total, Err);
+    unsigned Repairs = 0;
+    for (const FileResult &R : Results)
+      Repairs += R.Repairs;
+    Err << "proxyfence: stats: device functions: " << Blind.DeviceFunctions
+        << ", stubs: " << Blind.Stubs.size()
+        << ", code dropped by front-end errors: " << Blind.Dropped.size()
+        << "; asm rejections repaired for clang: " << Repairs << "\n";
+    for (const std::string &S : Blind.Stubs)
+      Err << "proxyfence: stats: stub: " << S << "\n";
+    for (const std::string &S : Blind.Dropped)
+      Err << "proxyfence: stats: dropped: " << S << "\n";
   }
   if (WriteFailed)
     return ExitInputError;

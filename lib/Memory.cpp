@@ -117,6 +117,15 @@ static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
   return S;
 }
 
+/// In a template pattern, `a[i]` or `*a` where `a` is neither a pointer nor
+/// an array but of a type that depends on template parameters (a
+/// `cuda::std::array<T, N>`, a `T`): an operator of some class, or of a
+/// pointer only an instantiation knows; not guessed to be an access.
+static bool isObjectOfDependentType(const Expr *Base) {
+  QualType T = Base->IgnoreParenImpCasts()->getType();
+  return T->isDependentType() && !T->isPointerType() && !T->isArrayType();
+}
+
 AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
@@ -139,9 +148,11 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    return valueOf(ASE->getBase(), Fn);
+    return isObjectOfDependentType(ASE->getBase())
+               ? AliasSet()
+               : valueOf(ASE->getBase(), Fn);
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref)
+    if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
       return valueOf(UO->getSubExpr(), Fn);
     return {};
   }
@@ -210,12 +221,15 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     }
   }
   // A template pattern does not decay a `__shared__` array of dependent
-  // type (nor one it casts): the array used as a value is its address.
+  // type (nor one it casts), nor a row of one (`buf[stage]`): the array
+  // used as a value is its address.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && isSharedVar(V) &&
         (V->getType()->isArrayType() || V->getType()->isDependentType()))
       return objectOf(E, Fn);
+  if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
+    return objectOf(E, Fn);
   // An object used as a value: a reference parameter's argument, the source
   // of a copy, the object a conversion operator is called on.
   if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))

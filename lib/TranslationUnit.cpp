@@ -163,10 +163,10 @@ private:
 
 } // namespace
 
-TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
-                                             const DriverOptions &Opts,
-                                             const std::set<std::string> &Reported,
-                                             bool Colors) {
+TranslationUnitResult
+analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
+                       const std::set<std::string> &Reported, bool Colors,
+                       llvm::ArrayRef<SourceLocation> Errors) {
   TranslationUnitResult R;
   SourceManager &SM = Ctx.getSourceManager();
   Suppressions Suppressed(SM);
@@ -213,6 +213,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
+  R.Blind = findBlindSpots(Ctx, Editable, Errors);
 
   // Every rule's findings: once per place in the source (not again for
   // another instantiation, nor for a header an earlier input already

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
+#include "proxyfence/NvccView.h"
 #include "proxyfence/PtxCheck.h"
 #include "proxyfence/Rules.h"
 #include "llvm/Support/CommandLine.h"
@@ -53,6 +54,18 @@ static cl::opt<bool> PrintCommands(
     "print-command",
     cl::desc("Print the clang command used for each file (NUL-separated "
              "arguments, one file per line) and exit"),
+    cl::cat(Category));
+static cl::opt<bool> NoNvccView(
+    "no-nvcc-view",
+    cl::desc("Parse as plain clang: without nvcc's predefined macros "
+             "(__CUDACC_VER_MAJOR__, __CUDA_ARCH_FEAT_SM90_ALL, ...), the "
+             "builtin prelude and the undoing of library opt-outs of clang "
+             "(see README, 'The nvcc view')"),
+    cl::cat(Category));
+static cl::opt<bool> PrintNvccPrelude(
+    "print-nvcc-prelude",
+    cl::desc("Print the in-memory prelude that --print-command's '-include' "
+             "names, and exit"),
     cl::cat(Category));
 static cl::opt<std::string> InitProxyFence(
     "mbarrier-init-proxy-fence",
@@ -213,6 +226,11 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
+  if (PrintNvccPrelude) {
+    outs() << nvccPreludeText();
+    return ExitClean;
+  }
+
   DriverOptions Opts;
   Opts.Files.assign(Files.begin(), Files.end());
   Opts.BuildPath = BuildPath;
@@ -226,6 +244,7 @@ int main(int argc, const char **argv) {
   Opts.Quiet = Quiet;
   Opts.Stats = StatsOpt;
   Opts.PrintCommands = PrintCommands;
+  Opts.NvccView = !NoNvccView;
   Opts.ExportFixes = ExportFixes;
   for (const std::string &R : Disable) {
     if (!isKnownRule(R)) {

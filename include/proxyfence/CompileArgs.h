@@ -12,9 +12,13 @@ namespace proxyfence {
 struct DeviceOptions {
   std::string Arch;     // empty: the command's own arch, else sm_90a
   std::string CudaPath; // contains include/cuda.h
+  /// Add nvcc's macros and the in-memory prelude (NvccView.h); the file
+  /// system the command runs on must hold nvccPreludePath().
+  bool NvccView = false;
 };
 
-/// True for the GPU architectures clang can target (sm_90a, sm_100a, ...).
+/// True for the GPU architectures clang can target (sm_90a, sm_100a, ...)
+/// and their family targets (sm_100f).
 bool isKnownArch(llvm::StringRef Arch);
 
 /// "13.0" from CUDA_VERSION in <CudaPath>/include/cuda.h; nullopt if absent.

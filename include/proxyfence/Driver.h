@@ -26,6 +26,9 @@ struct DriverOptions {
   bool Quiet = false;                 // no summary line
   bool Stats = false;                 // --stats: analysis statistics on stderr
   bool PrintCommands = false;         // print each file's clang command, analyse nothing
+  /// Parse as nvcc compiles: its macros, the prelude, library opt-outs of
+  /// clang undone (NvccView.h); --no-nvcc-view turns it off.
+  bool NvccView = true;
   std::string ExportFixes;            // YAML for clang-apply-replacements
   FenceStyle Style = FenceStyle::Auto;
   std::vector<std::string> DisabledRules;

@@ -9,6 +9,7 @@
 #ifndef PROXYFENCE_TRANSLATIONUNIT_H
 #define PROXYFENCE_TRANSLATIONUNIT_H
 
+#include "proxyfence/BlindSpots.h"
 #include "proxyfence/Driver.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Diagnostic.h"
@@ -25,6 +26,7 @@ struct TranslationUnitResult {
   unsigned Unfixable = 0;  // diagnostics without a fix
   unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
   AnalysisStats Stats;
+  BlindSpots Blind; // stubs and code lost to front-end errors
   /// One per warning, in report order; Message.Fix holds the warning's
   /// edits (notes carry none).
   std::vector<clang::tooling::Diagnostic> Diags;
@@ -42,11 +44,12 @@ struct TranslationUnitResult {
 /// \p Ctx written in the main file or project headers (not under
 /// Opts.CudaPath, /usr or system headers). Findings whose key is in
 /// \p Reported are skipped. The report is printed into Result.Report, with
-/// colours when \p Colors.
-TranslationUnitResult analyzeTranslationUnit(clang::ASTContext &Ctx,
-                                             const DriverOptions &Opts,
-                                             const std::set<std::string> &Reported,
-                                             bool Colors);
+/// colours when \p Colors. \p Errors: where the front end reported errors,
+/// for the blind spots.
+TranslationUnitResult
+analyzeTranslationUnit(clang::ASTContext &Ctx, const DriverOptions &Opts,
+                       const std::set<std::string> &Reported, bool Colors,
+                       llvm::ArrayRef<clang::SourceLocation> Errors = {});
 
 } // namespace proxyfence
 

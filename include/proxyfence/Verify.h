@@ -70,19 +70,6 @@ void addInitVerifySites(std::vector<VerifySite> &Sites,
                         const clang::SourceManager &SM, const InitFinding &F,
                         bool Fixed);
 
-/// Shifts the offsets of \p Sites in \p File by \p Shift (the driver
-/// re-analyses patched text).
-template <typename ShiftFn>
-void shiftSites(std::vector<VerifySite> &Sites, llvm::StringRef File,
-                ShiftFn Shift) {
-  for (VerifySite &S : Sites)
-    for (SourceSpan *Sp : {&S.Access, &S.AccessOp, &S.Async, &S.AsyncOp})
-      if (Sp->File == File) {
-        Sp->Begin = Shift(Sp->Begin);
-        Sp->End = Shift(Sp->End);
-      }
-}
-
 /// One translation unit to verify after --fix.
 struct VerifyUnit {
   std::string File;                 // absolute path
