@@ -24,6 +24,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLANG = "/usr/lib/llvm-22/bin/clang++"
 GOAL = 1.25
+FENCE = 'asm volatile("fence.proxy.async.shared::cta;" ::: "memory");'
 
 
 def best_of(cmd, reps, cwd=None):
@@ -61,7 +62,7 @@ def gen_templates(count=80):
                 f"  for (int j = threadIdx.x; j < kTile; j += blockDim.x)",
                 f"    tile[j] = op(in[j]) + T({i});",
                 f"  fill<T, kTile>(tile, tile[0]);",
-                f"  {'asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");' if i % 2 else ''}",
+                "  " + (FENCE if i % 2 else ""),
                 f"  __syncthreads();",
                 f"  if constexpr (kTile > {i}) {{ if (threadIdx.x == 0) tma_store(&m, tile); }}",
                 f"}}"]

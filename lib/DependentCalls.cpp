@@ -84,34 +84,52 @@ const Expr *memberCallObject(const CallExpr *Call, bool &Arrow,
     Arrow = ME->isArrow();
     return ME->getBase();
   }
-  if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee)) {
-    if (UM->isImplicitAccess()) {
+  // `this->f(x)` / `obj.f(x)` left unresolved, the object known or implicit.
+  auto object = [&](const auto *Member) -> const Expr * {
+    if (Member->isImplicitAccess()) {
       ImplicitThis = true;
       return nullptr;
     }
-    Arrow = UM->isArrow();
-    return UM->getBase();
-  }
-  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
-    if (DM->isImplicitAccess()) {
-      ImplicitThis = true;
-      return nullptr;
-    }
-    Arrow = DM->isArrow();
-    return DM->getBase();
-  }
+    Arrow = Member->isArrow();
+    return Member->getBase();
+  };
+  if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return object(UM);
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return object(DM);
   return nullptr;
 }
-
-} // namespace proxyfence
-
-namespace proxyfence {
 
 namespace {
 /// Collects the dependent-typed lvalues of a pattern that are not read.
 class NotReadIndexer : public RecursiveASTVisitor<NotReadIndexer> {
 public:
-  explicit NotReadIndexer(llvm::DenseSet<const Expr *> &Out) : Out(Out) {}
+  NotReadIndexer(llvm::DenseSet<const Expr *> &Out,
+                 llvm::DenseSet<const Expr *> &Statements)
+      : Out(Out), Statements(Statements) {}
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (Stmt *S : CS->body())
+      statement(S);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *If) {
+    statement(If->getThen());
+    statement(If->getElse());
+    return true;
+  }
+  bool VisitForStmt(ForStmt *For) {
+    statement(For->getBody());
+    statement(For->getInc());
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *W) {
+    statement(W->getBody());
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *D) {
+    statement(D->getBody());
+    return true;
+  }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     // Compound assignments are read and written by the assignment itself.
     if (BO->isAssignmentOp())
@@ -154,7 +172,12 @@ private:
     if (E)
       Out.insert(E->IgnoreParens());
   }
+  void statement(const Stmt *S) {
+    if (const auto *E = dyn_cast_or_null<Expr>(S))
+      Statements.insert(E->IgnoreParenImpCasts());
+  }
   llvm::DenseSet<const Expr *> &Out;
+  llvm::DenseSet<const Expr *> &Statements;
 };
 } // namespace
 
@@ -165,13 +188,23 @@ bool PatternReads::isRead(const Expr *E, const FunctionDecl *Fn) {
     if (!UO || UO->getOpcode() != UO_Deref || !E->isTypeDependent())
       return false;
   }
-  if (Fn != Indexed) {
-    Indexed = Fn;
-    NotRead.clear();
-    if (Stmt *Body = Fn->getBody())
-      NotReadIndexer(NotRead).TraverseStmt(Body);
-  }
+  index(Fn);
   return !NotRead.contains(E);
+}
+
+bool PatternReads::isStatement(const Expr *E, const FunctionDecl *Fn) {
+  index(Fn);
+  return Statements.contains(E);
+}
+
+void PatternReads::index(const FunctionDecl *Fn) {
+  if (Fn == Indexed)
+    return;
+  Indexed = Fn;
+  NotRead.clear();
+  Statements.clear();
+  if (Stmt *Body = Fn->getBody())
+    NotReadIndexer(NotRead, Statements).TraverseStmt(Body);
 }
 
 } // namespace proxyfence

@@ -204,19 +204,25 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
   // An operator on dependent operands may be the built-in one: not a call.
   if (isa<CXXOperatorCallExpr>(Call))
     return std::nullopt;
-  if (Unresolved.insert(Call).second)
-    UnresolvedSites.push_back(describeUnresolved(Call));
-  // A callable passed in as a value (`op(x)` with `Op op`, a function
-  // pointer template argument, `Op{}(x)`) computes a value: it neither
-  // fences nor issues async ops.
+  if (Unresolved.insert(Call).second) {
+    std::string Site = describeUnresolved(Call);
+    // One line per place (a macro may expand to several calls there).
+    if (!llvm::is_contained(UnresolvedSites, Site))
+      UnresolvedSites.push_back(std::move(Site));
+  }
+  // A call whose value the pattern computes with (`a.size()` in a
+  // condition, `op(x)` in an expression) is taken for a computation. So is a
+  // callable passed in as a value (`op(x)` with `Op op`, a function pointer
+  // template argument, `Op{}(x)`): neither fences nor issues async ops.
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee);
       (DRE && isa<VarDecl, NonTypeTemplateParmDecl>(DRE->getDecl())) ||
-      isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr>(Callee))
+      isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr>(Callee) ||
+      !Reads->isStatement(Call, Fn))
     return std::nullopt;
-  // Any other call lookup leaves unknown (`Policy::store()`, `epi.f()`) may
-  // be the fence: no access is reported as unfenced across it (a blind spot,
-  // counted above), and it stands for no async op.
+  // A call statement lookup leaves unknown (`Policy::store(...);`,
+  // `epi.publish(t);`) may be the fence: no access is reported as unfenced
+  // across it (a blind spot, counted above), and it stands for no async op.
   ptx::Effect MayFence;
   MayFence.Kind = EffectKind::ProxyFence;
   MayFence.Space = FenceSpace::All;

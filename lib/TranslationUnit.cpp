@@ -230,8 +230,16 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   std::vector<Finding> Findings;
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
       SuppressedWarnings;
+  // A template pattern analysed only for a caller's summary (a library
+  // helper the file calls) reports nothing itself: its parameters are
+  // resolved where it is called.
+  llvm::DenseSet<const FunctionDecl *> RootSet(RC.Roots.begin(), RC.Roots.end());
+  auto calleeOnlyPattern = [&RootSet](const FunctionDecl *Fn) {
+    return Fn && Fn->isDependentContext() && !RootSet.count(Fn);
+  };
   for (const Finding &F : A.findings()) {
-    if (!Editable(F.Async.At.S->getBeginLoc()))
+    if (!Editable(F.Async.At.S->getBeginLoc()) ||
+        calleeOnlyPattern(F.Async.At.Fn))
       continue;
     Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
                           F.R->Name);
@@ -261,7 +269,8 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
     for (const FunctionDecl *FD : RC.Roots)
       M.analyze(FD);
     for (const InitFinding &F : M.findings()) {
-      if (!Editable(F.Init.At.S->getBeginLoc()))
+      if (!Editable(F.Init.At.S->getBeginLoc()) ||
+          calleeOnlyPattern(F.Init.At.Fn))
         continue;
       Admit Verdict = admit(initFindingKey(SM, F), F.Init.At.S->getBeginLoc(),
                             MbarrierInitRule.Name);

@@ -54,10 +54,15 @@ public:
   /// Whether \p E, a statement of the pattern \p Fn, reads the object it
   /// designates.
   bool isRead(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// Whether \p E is a statement of its own in \p Fn (its value discarded),
+  /// rather than a value the pattern computes with.
+  bool isStatement(const clang::Expr *E, const clang::FunctionDecl *Fn);
 
 private:
+  void index(const clang::FunctionDecl *Fn);
   const clang::FunctionDecl *Indexed = nullptr;
   llvm::DenseSet<const clang::Expr *> NotRead;
+  llvm::DenseSet<const clang::Expr *> Statements;
 };
 
 } // namespace proxyfence

@@ -1,9 +1,10 @@
 // Calls in a never-instantiated kernel template whose callee depends on a
 // template parameter. One candidate (or several without effects): the
 // callee. Anything else is unknown and counted in --stats: it is neither an
-// async op (no finding invented from it) nor a place to report a missing
-// fence across (it may be the fence). A callable passed in as a value
-// (`op(x)`) computes a value: counted, and the write after it is still seen.
+// async op (no finding invented from it) nor, as a statement of its own, a
+// place to report a missing fence across (it may be the fence). A callable
+// passed in as a value (`op(x)`), or a call whose value is used, computes:
+// counted, and the hazard across it is still seen.
 // RUN: not %proxyfence --stats %s 2>&1 | FileCheck %s
 #include <cuda.h>
 #include <cstdint>
@@ -35,8 +36,8 @@ __global__ void qualified(const __grid_constant__ CUtensorMap tmap, float v) {
   if (threadIdx.x == 0)
     Storer::store<kRows>(&tmap, tile);
 }
-// CHECK: dependent-calls.cu:36:5: warning: TMA store reads shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
-// CHECK: dependent-calls.cu:33:3: note: generic-proxy write to 'tile' here
+// CHECK: dependent-calls.cu:37:5: warning: TMA store reads shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: dependent-calls.cu:34:3: note: generic-proxy write to 'tile' here
 
 // The async op only behind a policy parameter: unknown, no finding.
 template <typename Policy>
@@ -69,8 +70,8 @@ __global__ void callable(const __grid_constant__ CUtensorMap tmap, Op op, float 
   if (threadIdx.x == 0)
     tma_store(&tmap, tile);
 }
-// CHECK: dependent-calls.cu:70:5: warning: TMA store reads shared memory 'tile'
-// CHECK: dependent-calls.cu:66:3: note: generic-proxy write to 'tile' here
+// CHECK: dependent-calls.cu:71:5: warning: TMA store reads shared memory 'tile'
+// CHECK: dependent-calls.cu:67:3: note: generic-proxy write to 'tile' here
 
 // A member call on an object of dependent type: unknown too.
 template <typename Epilogue>
@@ -82,10 +83,24 @@ __global__ void epilogue_object(const __grid_constant__ CUtensorMap tmap, Epilog
   if (threadIdx.x == 0)
     tma_store(&tmap, tile);
 }
+// A member call on a dependent object whose value is used (a size in a
+// condition): a computation, and the hazard across it is reported.
+template <typename Shape>
+__global__ void sized(const __grid_constant__ CUtensorMap tmap, Shape shape, float v) {
+  __shared__ alignas(128) float tile[256];
+  tile[threadIdx.x] = v;
+  if (shape.size() > 1)
+    v = 0.f;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    tma_store(&tmap, tile);
+}
+// CHECK: dependent-calls.cu:96:5: warning: TMA store reads shared memory 'tile'
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 2 findings in 1 file
-// CHECK: proxyfence: stats: template calls left unresolved: 4
-// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:48:5: 'store'; its effects are unknown, none assumed
-// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:56:3: 'fence'; its effects are unknown, none assumed
-// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:67:7: 'op'; its effects are unknown, none assumed
-// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:80:3: 'publish'; its effects are unknown, none assumed
+// CHECK: proxyfence: 3 findings in 1 file
+// CHECK: proxyfence: stats: template calls left unresolved: 5
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:49:5: 'store'; its effects are unknown, none assumed
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:57:3: 'fence'; its effects are unknown, none assumed
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:68:7: 'op'; its effects are unknown, none assumed
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:81:3: 'publish'; its effects are unknown, none assumed
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}dependent-calls.cu:92:7: 'size'; its effects are unknown, none assumed
