@@ -424,7 +424,20 @@ private:
 
 Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
-      Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {}
+      Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
+  Events.setNoEffect([this](const FunctionDecl *Def) {
+    const Summary &S = analyze(Def);
+    return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
+           S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
+           S.IncomingSurvives && !S.IncomingCrossesBarrier;
+  });
+}
+
+const AnalysisStats &Analyzer::stats() {
+  Stats.UnresolvedSites = Events.unresolvedCalls();
+  Stats.UnresolvedCalls = Stats.UnresolvedSites.size();
+  return Stats;
+}
 Analyzer::~Analyzer() = default;
 
 const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
@@ -436,7 +449,8 @@ const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
     return *It->second; // done, or in progress (recursion: transparent)
   Summaries[Key] = std::make_unique<Summary>();
   Summary Result;
-  if (Fn->getBody() && !Fn->isDependentContext()) {
+  // Template patterns too: those are analysed as written (DependentCalls.h).
+  if (Fn->getBody()) {
     ++Specialising[Fn];
     FunctionRun(*this, Fn, B, Result).run();
     --Specialising[Fn];
@@ -454,9 +468,16 @@ void AnalysisStats::add(const AnalysisStats &O) {
   UnmatchedSyncs += O.UnmatchedSyncs;
   UnmatchedSites.insert(UnmatchedSites.end(), O.UnmatchedSites.begin(),
                         O.UnmatchedSites.end());
+  UnresolvedCalls += O.UnresolvedCalls;
+  UnresolvedSites.insert(UnresolvedSites.end(), O.UnresolvedSites.begin(),
+                         O.UnresolvedSites.end());
+  HeaderContexts.insert(HeaderContexts.end(), O.HeaderContexts.begin(),
+                        O.HeaderContexts.end());
 }
 
 void printStats(const AnalysisStats &S, llvm::raw_ostream &OS) {
+  for (const std::string &H : S.HeaderContexts)
+    OS << "proxyfence: stats: " << H << "\n";
   OS << "proxyfence: stats: " << S.Functions << " function"
      << (S.Functions == 1 ? "" : "s") << " analysed, " << S.AsmStatements
      << " asm statement" << (S.AsmStatements == 1 ? "" : "s") << " ("
@@ -468,6 +489,11 @@ void printStats(const AnalysisStats &S, llvm::raw_ostream &OS) {
   for (const std::string &Site : S.UnmatchedSites)
     OS << "proxyfence: stats: unmatched: " << Site
        << "; no finding reported for this pair\n";
+  OS << "proxyfence: stats: template calls left unresolved: "
+     << S.UnresolvedCalls << "\n";
+  for (const std::string &Site : S.UnresolvedSites)
+    OS << "proxyfence: stats: unresolved: " << Site
+       << "; its effects are unknown, none assumed\n";
 }
 
 void Analyzer::noteRolePair(const Event &Arrive, const Event &Wait,

@@ -4,6 +4,7 @@
 #include "proxyfence/CompileArgs.h"
 #include "proxyfence/Config.h"
 #include "proxyfence/Formats.h"
+#include "proxyfence/HeaderTU.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/NvccView.h"
 #include "proxyfence/Output.h"
@@ -449,7 +450,8 @@ std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
 }
 
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
-                                        std::string &Why) {
+                                        std::string &Why,
+                                        std::vector<HeaderJob> *Headers) {
   std::unique_ptr<tooling::CompilationDatabase> DB;
   if (!Opts.BuildPath.empty()) {
     DB = loadDatabase(Opts.BuildPath, Why);
@@ -470,15 +472,31 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
       llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
         return !C.Heuristic.empty();
       });
+      HeaderJob Header;
       if (CCs.empty()) {
-        Why = "'" + F + "' is not in the compilation database in '" +
-              Opts.BuildPath + "'";
-        return {};
+        std::optional<HeaderContext> H;
+        if (isHeaderName(Abs))
+          H = headerContext(*DB, Abs);
+        if (!H) {
+          Why = "'" + F + "' is not in the compilation database in '" +
+                Opts.BuildPath + "'";
+          return {};
+        }
+        Header.Note = describeHeaderContext(Abs, *H);
+        if (H->Includes) {
+          Header.Focus = Abs;
+          Abs = H->EntryFile;
+        }
+        CCs = {H->Command};
       }
+      if (Headers)
+        Headers->push_back(Header);
       Cmd = CCs.front().CommandLine;
       // Relative -I paths in the database are relative to its directory.
       if (!CCs.front().Directory.empty())
         Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
+    } else if (Headers) {
+      Headers->emplace_back();
     }
     Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
     Jobs.push_back({Abs, Cmd});
@@ -588,13 +606,18 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       return fail(Why);
   }
   const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
-  std::vector<InputCommand> Jobs = inputCommands(Inputs, Why);
+  std::vector<HeaderJob> Headers;
+  std::vector<InputCommand> Jobs = inputCommands(Inputs, Why, &Headers);
   if (!Why.empty())
     return fail(Why);
   // Each input's options: its .proxyfence.yaml under the command line.
   std::vector<DriverOptions> FileOpts = optionsPerInput(Opts, Jobs, Why);
   if (!Why.empty())
     return fail(Why);
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    FileOpts[I].FocusHeader = Headers[I].Focus;
+    FileOpts[I].HeaderContextNote = Headers[I].Note;
+  }
 
   if (Opts.PrintCommands) {
     // The exact front-end command, for reproducing a parse (and bench/).

@@ -1,8 +1,10 @@
 //===- Events.cpp - statements of device code as events -------------------===//
 #include "proxyfence/Events.h"
+#include "proxyfence/DependentCalls.h"
 #include "proxyfence/Vocabulary.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include <algorithm>
 #include <map>
 
@@ -109,23 +111,29 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee) {
       // `f(a, b)` through a function parameter bound at the call of Fn.
-      const FunctionDecl *Bound = B ? B->callee(Call) : nullptr;
-      const FunctionDecl *Def = nullptr;
-      if (Bound && Bound->hasBody(Def) && Def && Def->getBody())
-        return CallSite{Call, Bound, Def};
-      return std::nullopt;
+      if (const FunctionDecl *Bound = B ? B->callee(Call) : nullptr) {
+        const FunctionDecl *Def = nullptr;
+        if (Bound->hasBody(Def) && Def && Def->getBody())
+          return CallSite{Call, Bound, Def};
+        return std::nullopt;
+      }
+      return dependentCall(Call, Fn, Out);
     }
-    const FunctionDecl *Def = nullptr;
-    if (Callee->hasBody(Def) && Def && Def->getBody())
-      return CallSite{Call, Callee, Def};
-    bodilessCall(Call, Fn, Out);
-    return std::nullopt;
+    return callOf(Call, Callee, Fn, Out);
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *CD = Ctor->getConstructor();
     const FunctionDecl *Def = nullptr;
     if (CD && CD->hasBody(Def) && Def)
       return CallSite{Ctor, CD, Def};
+    return std::nullopt;
+  }
+  // A template pattern converts no dependent-typed lvalue to an rvalue.
+  if (const auto *E = dyn_cast<Expr>(S);
+      E && Fn->isDependentContext() && Reads->isRead(E, Fn)) {
+    AliasSet M = Memory.objectOf(E, Fn);
+    if (!M.empty())
+      Out(cxxAccess(EffectKind::GenericRead, M, E, Fn), 0);
     return std::nullopt;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -155,6 +163,111 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
       Out(cxxAccess(EffectKind::GenericRead, M, IC, Fn), 0);
   }
   return std::nullopt;
+}
+
+std::optional<CallSite> EventExtractor::callOf(const CallExpr *Call,
+                                               const FunctionDecl *Callee,
+                                               const FunctionDecl *Fn,
+                                               Sink Out) {
+  const FunctionDecl *Def = nullptr;
+  if (Callee->hasBody(Def) && Def && Def->getBody())
+    return CallSite{Call, Callee, Def};
+  bodilessCall(Call, Callee, Fn, Out);
+  return std::nullopt;
+}
+
+std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
+                                                      const FunctionDecl *Fn,
+                                                      Sink Out) {
+  DependentCallee D = dependentCallee(Call);
+  if (!D.Dependent)
+    return std::nullopt;
+  // `tile[i] += v`, `++tile[i]` on dependent operands: lookup saw operator
+  // overloads, but on the built-in types it is an access all the same.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+      Op && Op->getNumArgs() &&
+      (Op->isAssignmentOp() || Op->getOperator() == OO_PlusPlus ||
+       Op->getOperator() == OO_MinusMinus)) {
+    AliasSet M = Memory.objectOf(Op->getArg(0), Fn);
+    if (!M.empty()) {
+      if (Op->getOperator() != OO_Equal)
+        Out(cxxAccess(EffectKind::GenericRead, M, Op, Fn), 0);
+      Out(cxxAccess(EffectKind::GenericWrite, M, Op, Fn), 1);
+      return std::nullopt;
+    }
+  }
+  if (D.Viable.size() == 1)
+    return callOf(Call, D.Viable.front(), Fn, Out);
+  // Overloads of one bodiless function share its vocabulary entry.
+  auto bodiless = [](const FunctionDecl *F) { return !F->hasBody(); };
+  if (!D.Viable.empty() && llvm::all_of(D.Viable, bodiless) &&
+      llvm::all_of(D.Viable, [&](const FunctionDecl *F) {
+        return F->getQualifiedNameAsString() ==
+               D.Viable.front()->getQualifiedNameAsString();
+      }))
+    return callOf(Call, D.Viable.front(), Fn, Out);
+  if (!D.Viable.empty() && llvm::all_of(D.Viable, [&](const FunctionDecl *F) {
+        return hasNoEffect(F);
+      }))
+    return std::nullopt;
+  // An operator on dependent operands may be the built-in one: not a call.
+  if (isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  if (Unresolved.insert(Call).second) {
+    std::string Site = describeUnresolved(Call);
+    // One line per place (a macro may expand to several calls there).
+    if (!llvm::is_contained(UnresolvedSites, Site))
+      UnresolvedSites.push_back(std::move(Site));
+  }
+  // A call whose value the pattern computes with (`a.size()` in a
+  // condition, `op(x)` in an expression) is taken for a computation. So is a
+  // callable passed in as a value (`op(x)` with `Op op`, a function pointer
+  // template argument, `Op{}(x)`): neither fences nor issues async ops.
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee);
+      (DRE && isa<VarDecl, NonTypeTemplateParmDecl>(DRE->getDecl())) ||
+      isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr>(Callee) ||
+      !Reads->isStatement(Call, Fn))
+    return std::nullopt;
+  // A call statement lookup leaves unknown (`Policy::store(...);`,
+  // `epi.publish(t);`) may be the fence: no access is reported as unfenced
+  // across it (a blind spot, counted above), and it stands for no async op.
+  ptx::Effect MayFence;
+  MayFence.Kind = EffectKind::ProxyFence;
+  MayFence.Space = FenceSpace::All;
+  Out(eventOf(MayFence, {Call, Fn}, Call->getBeginLoc(), "unresolved call"), 0);
+  return std::nullopt;
+}
+
+bool EventExtractor::hasNoEffect(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (F->hasBody(Def) && Def && Def->getBody())
+    return NoEffect && NoEffect(Def);
+  return bodilessEffects(F->getQualifiedNameAsString(),
+                         F->getDeclName().isIdentifier() ? F->getName() : "",
+                         User)
+      .empty();
+}
+
+std::string EventExtractor::describeUnresolved(const CallExpr *Call) {
+  const SourceManager &SM = Memory.context().getSourceManager();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
+  std::string Where =
+      P.isInvalid() ? std::string("<unknown>")
+                    : std::string(P.getFilename()) + ":" +
+                          std::to_string(P.getLine()) + ":" +
+                          std::to_string(P.getColumn());
+  std::string Name;
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *O = dyn_cast<OverloadExpr>(Callee))
+    Name = O->getName().getAsString();
+  else if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    Name = M->getMember().getAsString();
+  else if (const auto *D = dyn_cast<DependentScopeDeclRefExpr>(Callee))
+    Name = D->getDeclName().getAsString();
+  else if (const auto *R = dyn_cast<DeclRefExpr>(Callee))
+    Name = R->getDecl()->getNameAsString();
+  return Where + ": " + (Name.empty() ? "a call" : "'" + Name + "'");
 }
 
 void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
@@ -239,9 +352,9 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
   }
 }
 
-void EventExtractor::bodilessCall(const CallExpr *Call, const FunctionDecl *Fn,
-                                  Sink Out) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+void EventExtractor::bodilessCall(const CallExpr *Call,
+                                  const FunctionDecl *Callee,
+                                  const FunctionDecl *Fn, Sink Out) {
   llvm::ArrayRef<ptx::Effect> Effects = bodilessEffects(
       Callee->getQualifiedNameAsString(),
       Callee->getDeclName().isIdentifier() ? Callee->getName() : "", User);

@@ -282,7 +282,7 @@ MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
   if (In != NoIncoming)
     Slot->Exits.push_back({In, NoEvent});
   Summary Result;
-  if (Def->getBody() && !Def->isDependentContext()) {
+  if (Def->getBody()) {
     ++Specialising[Def];
     Run(*this, Def, In, B, Result).run();
     --Specialising[Def];

@@ -1,5 +1,6 @@
 //===- Memory.cpp - which shared-memory object an access touches ----------===//
 #include "proxyfence/Memory.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -175,6 +176,15 @@ static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
   return S;
 }
 
+/// In a template pattern, `a[i]` or `*a` where `a` is neither a pointer nor
+/// an array but of a type that depends on template parameters (a
+/// `cuda::std::array<T, N>`, a `T`): an operator of some class, or of a
+/// pointer only an instantiation knows; not guessed to be an access.
+static bool isObjectOfDependentType(const Expr *Base) {
+  QualType T = Base->IgnoreParenImpCasts()->getType();
+  return T->isDependentType() && !T->isPointerType() && !T->isArrayType();
+}
+
 AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
@@ -200,12 +210,14 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (isObjectOfDependentType(ASE->getBase()))
+      return AliasSet();
     if (auto Carved = carve(ASE->getBase(), ASE->getIdx(), false, Fn))
       return *Carved;
     return valueOf(ASE->getBase(), Fn);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref)
+    if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
       return valueOf(UO->getSubExpr(), Fn);
     return {};
   }
@@ -215,6 +227,14 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
       return field(Base, FD);
     return Base;
+  }
+  // `s.f` / `p->f` of a template pattern, where the member's type depends on
+  // template parameters.
+  if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    if (ME->isImplicitAccess())
+      return {};
+    return ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                         : objectOf(ME->getBase(), Fn);
   }
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     if (CE->getCastKind() == CK_DerivedToBase ||
@@ -299,6 +319,16 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return valueOf(Sub, Fn);
     }
   }
+  // A template pattern does not decay a `__shared__` array of dependent
+  // type (nor one it casts), nor a row of one (`buf[stage]`): the array
+  // used as a value is its address.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && isSharedVar(V) &&
+        (V->getType()->isArrayType() || V->getType()->isDependentType()))
+      return objectOf(E, Fn);
+  if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
+    return objectOf(E, Fn);
   // An object used as a value: a reference parameter's argument, the source
   // of a copy, the object a conversion operator is called on.
   if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
@@ -696,8 +726,13 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
 
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee)
-    return {};
+  if (!Callee) {
+    // A template pattern's call whose lookup found one candidate.
+    DependentCallee D = dependentCallee(Call);
+    if (D.Viable.size() != 1)
+      return {};
+    Callee = D.Viable.front();
+  }
   return substitute(returnOf(Callee), Call, Callee, Fn);
 }
 
@@ -735,26 +770,27 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
       mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
                     R);
     } else if (R.Kind == MemRoot::This) {
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-        const Expr *Obj = MC->getImplicitObjectArgument();
-        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        mergeNarrowed(Out,
-                      ME && ME->isArrow() ? valueOf(Obj, Caller)
-                                          : objectOf(Obj, Caller),
+      // Also the member calls a template pattern leaves unresolved.
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        mergeNarrowed(Out, Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller),
                       R);
+      } else if (ImplicitThis) {
+        Out.add(R); // the caller's own object
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
       }
     } else if (R.Kind == MemRoot::ThisValue) {
       // What the object holds: known for a local aggregate (or a temporary,
       // or the caller's own `*this`), not through an arbitrary pointer.
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-        const Expr *Obj = MC->getImplicitObjectArgument();
-        const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-        if (!ME || !ME->isArrow())
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        if (!Arrow)
           Out.merge(valueOf(Obj, Caller));
         else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
           Out.add(R);
+      } else if (ImplicitThis) {
+        Out.add(R);
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         Out.merge(valueOf(Call->getArg(0), Caller));
       }

@@ -8,11 +8,13 @@
 #include "proxyfence/Rules.h"
 #include "proxyfence/Suppressions.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace clang;
@@ -43,11 +45,16 @@ std::string findingKey(const SourceManager &SM, const Finding &F) {
 }
 
 /// Functions whose findings are reported: device code in the main file or
-/// in project headers (never system or CUDA headers).
+/// in project headers (never system or CUDA headers). A device function
+/// template, or a member of a class template, written in the main file and
+/// never instantiated there is analysed as written (its pattern); one with
+/// instantiations is analysed through those.
 class RootCollector : public RecursiveASTVisitor<RootCollector> {
 public:
-  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable)
-      : SM(SM), Editable(std::move(Editable)) {}
+  RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable,
+                std::function<bool(SourceLocation)> PatternScope)
+      : SM(SM), Editable(std::move(Editable)),
+        PatternScope(std::move(PatternScope)) {}
   std::vector<const FunctionDecl *> Roots;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -58,19 +65,39 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
-        FD->isInvalidDecl())
+    if (!FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
       return true;
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
-    if (Editable(SM.getExpansionLoc(FD->getLocation())))
+    SourceLocation L = SM.getExpansionLoc(FD->getLocation());
+    if (FD->isDependentContext()) {
+      // A lambda is analysed where it is called.
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!(MD && MD->getParent()->isLambda()) && Editable(L) &&
+          PatternScope(L))
+        Patterns.push_back(FD);
+      return true;
+    }
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      Instantiated.insert(Pattern);
+    if (Editable(L))
       Roots.push_back(FD);
     return true;
+  }
+  /// Adds the patterns that no instantiation stands for; call once, after
+  /// the traversal.
+  void addUninstantiatedPatterns() {
+    for (const FunctionDecl *P : Patterns)
+      if (!Instantiated.count(P))
+        Roots.push_back(P);
   }
 
 private:
   SourceManager &SM;
   std::function<bool(SourceLocation)> Editable;
+  std::function<bool(SourceLocation)> PatternScope;
+  std::vector<const FunctionDecl *> Patterns;
+  llvm::DenseSet<const FunctionDecl *> Instantiated;
 };
 
 /// Which headers (never system headers) may be reported and edited: those
@@ -161,10 +188,22 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
       ++R.ValidDecls;
 
   HeaderFilter Headers(Opts, SM);
-  auto Editable = [&SM, &Headers](SourceLocation L) {
+  // A header analysed in an entry that includes it: that header only.
+  std::optional<FileID> Focus;
+  if (!Opts.FocusHeader.empty()) {
+    Focus = FileID();
+    if (auto FE = SM.getFileManager().getOptionalFileRef(Opts.FocusHeader))
+      Focus = SM.translateFile(*FE);
+  }
+  auto inFocus = [&SM, &Focus](SourceLocation L) {
+    return Focus ? SM.getFileID(L) == *Focus : SM.isWrittenInMainFile(L);
+  };
+  auto Editable = [&SM, &Headers, &Focus, &inFocus](SourceLocation L) {
     L = SM.getExpansionLoc(L);
     if (L.isInvalid())
       return false;
+    if (Focus)
+      return inFocus(L);
     if (SM.isWrittenInMainFile(L))
       return true;
     if (SM.isInSystemHeader(L))
@@ -177,13 +216,15 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
     if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
       Rules.push_back(Ru);
 
-  RootCollector RC(SM, Editable);
+  // Patterns of the file named, not of every library header it includes.
+  auto PatternScope = [&inFocus](SourceLocation L) { return inFocus(L); };
+  RootCollector RC(SM, Editable, PatternScope);
   RC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  RC.addUninstantiatedPatterns();
   Analyzer A(Ctx, Rules);
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
-  R.Stats = A.stats();
   R.Blind = findBlindSpots(Ctx, Editable, Errors);
 
   // Every rule's findings: once per place in the source (not again for
@@ -204,7 +245,16 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   // Hazards inside library code (outside the project, not selected by
   // --header-filter): counted once per async operation, not reported.
   std::set<std::string> InLibrary;
+  // A template pattern analysed only for a caller's summary (a library
+  // helper the file calls) reports nothing itself: its parameters are
+  // resolved where it is called.
+  llvm::DenseSet<const FunctionDecl *> RootSet(RC.Roots.begin(), RC.Roots.end());
+  auto calleeOnlyPattern = [&RootSet](const FunctionDecl *Fn) {
+    return Fn && Fn->isDependentContext() && !RootSet.count(Fn);
+  };
   for (const Finding &F : A.findings()) {
+    if (calleeOnlyPattern(F.Async.At.Fn))
+      continue;
     if (!Editable(F.Async.At.S->getBeginLoc())) {
       InLibrary.insert(std::string(F.R->Name) + "|" +
                        placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
@@ -239,6 +289,8 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
     for (const FunctionDecl *FD : RC.Roots)
       M.analyze(FD);
     for (const InitFinding &F : M.findings()) {
+      if (calleeOnlyPattern(F.Init.At.Fn))
+        continue;
       if (!Editable(F.Init.At.S->getBeginLoc())) {
         InLibrary.insert(initFindingKey(SM, F));
         continue;
@@ -260,6 +312,10 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   }
 
   R.InLibrary = InLibrary.size();
+  // Both analyses' unresolved template calls are in the stats.
+  R.Stats = A.stats();
+  if (!Opts.HeaderContextNote.empty())
+    R.Stats.HeaderContexts.push_back(Opts.HeaderContextNote);
 
   // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
   std::vector<ClobberFinding> ClobberFindings;

@@ -76,6 +76,12 @@ struct AnalysisStats {
   /// is unknown: blind spots, not findings. One line per pair, located.
   unsigned UnmatchedSyncs = 0;
   std::vector<std::string> UnmatchedSites;
+  /// Calls in template patterns whose callee lookup leaves unknown (`op(x)`
+  /// with `Op op`): neither fences nor async ops are assumed there.
+  unsigned UnresolvedCalls = 0;
+  std::vector<std::string> UnresolvedSites;
+  /// How each header named through a compilation database was analysed.
+  std::vector<std::string> HeaderContexts;
   void add(const AnalysisStats &O);
 };
 
@@ -94,7 +100,8 @@ public:
                          const Bindings &B = Bindings());
   /// Findings of every function analysed so far, deduplicated.
   const std::vector<Finding> &findings() const { return Findings; }
-  const AnalysisStats &stats() const { return Stats; }
+  /// Also collects the extractor's unresolved template calls.
+  const AnalysisStats &stats();
   MemoryModel &memory() { return Memory; }
   /// The statement-to-event extraction, for other analyses of the same AST.
   EventExtractor &events() { return Events; }

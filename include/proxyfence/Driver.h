@@ -43,6 +43,12 @@ struct DriverOptions {
   OutputFormat Format = OutputFormat::Text;
   /// --exit-non-zero-on-fix: with --fix, exit 1 when a file was written.
   bool ExitNonZeroOnFix = false;
+  /// Set for a header analysed inside a database entry that includes it
+  /// (HeaderTU.h): only the header's findings are reported, and its
+  /// templates are analysed as written where the entry instantiates none.
+  std::string FocusHeader;
+  /// For --stats: how a header's translation unit was chosen.
+  std::string HeaderContextNote;
   /// Effects of bodiless functions, from a configuration file (Config.h).
   VocabularyTable Vocabulary;
   /// Options the command line gave (its values win over a configuration
@@ -71,8 +77,17 @@ std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
 /// Opts.BuildPath (never one clang guessed from another file), else
 /// `clang++`, plus the `--` arguments. Every input is checked first; on a
 /// bad one, returns nothing and sets \p Why to a one-line reason.
+/// A header not in the database is analysed in an entry that includes it,
+/// or alone with the nearest entry's flags (HeaderTU.h); \p Headers, when
+/// given, receives per job the header analysed through another file (else
+/// empty) and the --stats line saying how.
+struct HeaderJob {
+  std::string Focus;
+  std::string Note;
+};
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
-                                        std::string &Why);
+                                        std::string &Why,
+                                        std::vector<HeaderJob> *Headers = nullptr);
 
 /// \p P made absolute, with `.` and `..` removed.
 std::string absolutePath(llvm::StringRef P);

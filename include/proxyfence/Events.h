@@ -11,6 +11,7 @@
 #define PROXYFENCE_EVENTS_H
 
 #include "proxyfence/Bindings.h"
+#include "proxyfence/DependentCalls.h"
 #include "proxyfence/Memory.h"
 #include "proxyfence/Ptx.h"
 #include "proxyfence/Vocabulary.h"
@@ -19,6 +20,8 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -119,6 +122,16 @@ public:
   Event lift(const Event &Inner, const CallSite &C,
              const clang::FunctionDecl *Fn);
   MemoryModel &memory() { return Memory; }
+  /// Calls of template patterns whose callee could not be resolved, located
+  /// ("file:line:col: 'name'"), each once.
+  const std::vector<std::string> &unresolvedCalls() const {
+    return UnresolvedSites;
+  }
+  /// Whether a function with a body does nothing the analyses see: several
+  /// such candidates of a dependent call are as good as one.
+  void setNoEffect(std::function<bool(const clang::FunctionDecl *)> F) {
+    NoEffect = std::move(F);
+  }
   /// Effects of bodiless functions from a configuration file, looked up
   /// before the built-in vocabulary; must outlive the extractor.
   void setUserVocabulary(const VocabularyTable *V) { User = V; }
@@ -126,8 +139,19 @@ public:
 private:
   void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
                Sink Out);
-  void bodilessCall(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
-                    Sink Out);
+  void bodilessCall(const clang::CallExpr *Call,
+                    const clang::FunctionDecl *Callee,
+                    const clang::FunctionDecl *Fn, Sink Out);
+  std::optional<CallSite> callOf(const clang::CallExpr *Call,
+                                 const clang::FunctionDecl *Callee,
+                                 const clang::FunctionDecl *Fn, Sink Out);
+  /// A call of a template pattern without a direct callee: resolved as far
+  /// as lookup says (DependentCalls.h), else counted as unresolved.
+  std::optional<CallSite> dependentCall(const clang::CallExpr *Call,
+                                        const clang::FunctionDecl *Fn,
+                                        Sink Out);
+  bool hasNoEffect(const clang::FunctionDecl *F);
+  std::string describeUnresolved(const clang::CallExpr *Call);
   AliasSet substitute(const AliasSet &S, const CallSite &C,
                       const clang::FunctionDecl *Fn);
   BarrierId barrierIdOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
@@ -140,6 +164,10 @@ private:
   unsigned &AsmInstructions;
   llvm::DenseSet<const clang::Stmt *> Counted;
   const VocabularyTable *User = nullptr;
+  std::unique_ptr<PatternReads> Reads = std::make_unique<PatternReads>();
+  std::function<bool(const clang::FunctionDecl *)> NoEffect;
+  llvm::DenseSet<const clang::Stmt *> Unresolved;
+  std::vector<std::string> UnresolvedSites;
 };
 
 /// "TMA store", "bulk store", "wgmma", ... for messages.

@@ -44,7 +44,7 @@ __global__ void templated(const __grid_constant__ CUtensorMap tmap, T v) {
 template __global__ void templated<float>(const __grid_constant__ CUtensorMap, float);
 template __global__ void templated<int>(const __grid_constant__ CUtensorMap, int);
 
-// Never instantiated: nothing to analyse, nothing reported.
+// Never instantiated: analysed as written (test/lit/templates has more).
 template <typename T>
 __global__ void uninstantiated(const __grid_constant__ CUtensorMap tmap, T v) {
   __shared__ alignas(128) T tile[1024];
@@ -61,8 +61,10 @@ __global__ void uninstantiated(const __grid_constant__ CUtensorMap tmap, T v) {
 // CHECK: function-template.cu.tmp.cu:42:5: warning: TMA store reads shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
 // CHECK: :39:5: note: generic-proxy write to 'tile' here
 // CHECK: :40:3: note: insert 'asm volatile("fence.proxy.async.shared::cta;" ::: "memory");' here
+// CHECK: function-template.cu.tmp.cu:54:5: warning: TMA store reads shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: :51:3: note: generic-proxy write to 'tile' here
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 2 findings in 1 file
+// CHECK: proxyfence: 3 findings in 1 file
 
 // FIXED:      {{^  }}fill(tile, v);
 // FIXED-NEXT: {{^  }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -71,8 +73,9 @@ __global__ void uninstantiated(const __grid_constant__ CUtensorMap tmap, T v) {
 // FIXED-NEXT: {{^  }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // FIXED-NEXT: {{^  }}__syncthreads();
 // FIXED:      {{^  }}tile[threadIdx.x] = v;
+// FIXED-NEXT: {{^  }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // FIXED-NEXT: {{^  }}__syncthreads();
 
-// COUNT: {{^}}2{{$}}
+// COUNT: {{^}}3{{$}}
 
 // CLEAN: proxyfence: 0 findings in 1 file

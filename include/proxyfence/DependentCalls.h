@@ -1,0 +1,70 @@
+//===- DependentCalls.h - calls in template patterns, as written ----------===//
+//
+// A function template (or a member of a class template) that the translation
+// unit never instantiates is analysed as written. Its calls whose callee
+// depends on template parameters have no direct callee; this reads what the
+// pattern says about them: the candidates that lookup found and that can take
+// the call's arguments. One candidate is the callee; several that all have no
+// effect are harmless; anything else stays unknown (never a guessed fence,
+// async operation or barrier).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_DEPENDENTCALLS_H
+#define PROXYFENCE_DEPENDENTCALLS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace proxyfence {
+
+/// What lookup says of a call whose callee depends on template parameters.
+struct DependentCallee {
+  /// False: the call is not dependent (it has a direct callee, or calls
+  /// through a pointer of known type): nothing to read here.
+  bool Dependent = false;
+  /// The callee as named: a function, or a function template's pattern.
+  /// Empty when lookup found nothing usable (`op(x)` with `Op op`, `t.f()`
+  /// with `T t`).
+  llvm::SmallVector<const clang::FunctionDecl *, 2> Viable;
+};
+
+/// The candidates of \p Call: from an unresolved lookup (`f<N>(x)`), an
+/// unresolved member lookup in the class itself (`this->f(x)`, `f(x)` in a
+/// member), or a qualified lookup into a non-dependent class
+/// (`Copy::copy(x)`); kept when they can take the call's number of
+/// arguments and explicit template arguments.
+DependentCallee dependentCallee(const clang::CallExpr *Call);
+
+/// The object a member call is made on and whether it is reached through a
+/// pointer (`p->f()`), also for member calls a pattern leaves unresolved;
+/// null for calls that are not member calls, and for implicit `this`
+/// (\p ImplicitThis set).
+const clang::Expr *memberCallObject(const clang::CallExpr *Call, bool &Arrow,
+                                    bool &ImplicitThis);
+
+/// Reads of shared memory in a pattern whose type depends on template
+/// parameters (`tile[i]` with `__shared__ T tile[N]`): the pattern has no
+/// lvalue-to-rvalue conversions there, so an access counts as a read unless
+/// the pattern writes it, takes its address, or reaches into it (`a[i][j]`,
+/// `s.f`), or passes it to a call it cannot resolve (maybe by reference).
+class PatternReads {
+public:
+  /// Whether \p E, a statement of the pattern \p Fn, reads the object it
+  /// designates.
+  bool isRead(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// Whether \p E is a statement of its own in \p Fn (its value discarded),
+  /// rather than a value the pattern computes with.
+  bool isStatement(const clang::Expr *E, const clang::FunctionDecl *Fn);
+
+private:
+  void index(const clang::FunctionDecl *Fn);
+  const clang::FunctionDecl *Indexed = nullptr;
+  llvm::DenseSet<const clang::Expr *> NotRead;
+  llvm::DenseSet<const clang::Expr *> Statements;
+};
+
+} // namespace proxyfence
+
+#endif

@@ -1,0 +1,49 @@
+//===- HeaderTU.h - the translation unit to analyse a header in -----------===//
+//
+// A header has no entry of its own in a compilation database. As clangd
+// does, proxyfence analyses it inside an entry that includes it (found by
+// reading `#include` lines transitively, no preprocessing), so that its
+// templates are seen with that entry's flags and instantiations. When no
+// entry includes it, the header itself is parsed with the flags of the
+// nearest entry (the longest common directory prefix), and its templates
+// are analysed as written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_HEADERTU_H
+#define PROXYFENCE_HEADERTU_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace proxyfence {
+
+struct HeaderContext {
+  /// The entry's source file (absolute).
+  std::string EntryFile;
+  clang::tooling::CompileCommand Command;
+  /// The entry includes the header (directly or not); otherwise only its
+  /// flags are borrowed, by nearness.
+  bool Includes = false;
+  /// Files whose `#include` lines were read to decide.
+  unsigned FilesScanned = 0;
+};
+
+/// The entry of \p DB to analyse \p Header (absolute) in: the first CUDA
+/// entry, in database order, that includes it, else the CUDA entry nearest
+/// to it; none when the database has no CUDA entry.
+std::optional<HeaderContext>
+headerContext(const clang::tooling::CompilationDatabase &DB,
+              llvm::StringRef Header);
+
+/// Whether \p Path names a header (.h, .cuh, .hpp, ... or no extension).
+bool isHeaderName(llvm::StringRef Path);
+
+/// The --stats line saying how a header was analysed.
+std::string describeHeaderContext(llvm::StringRef Header,
+                                  const HeaderContext &C);
+
+} // namespace proxyfence
+
+#endif
