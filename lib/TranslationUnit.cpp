@@ -171,6 +171,7 @@ TranslationUnitResult analyzeTranslationUnit(ASTContext &Ctx,
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
+  A.pairSiblingRoles(RC.Roots);
   R.Stats = A.stats();
 
   // Every rule's findings: once per place in the source (not again for

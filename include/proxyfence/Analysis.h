@@ -15,6 +15,7 @@
 #define PROXYFENCE_ANALYSIS_H
 
 #include "proxyfence/Events.h"
+#include "proxyfence/Roles.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -51,6 +52,10 @@ struct Summary {
   /// mbarrier waits still in force at the exit (no proxy fence after them):
   /// what the caller does next happens after another role's arrive.
   std::vector<Event> ExitWaits;
+  /// Role records of this function and its callees, for callers to pair
+  /// with other roles (Roles.h).
+  std::vector<RoleArrive> RoleArrives;
+  std::vector<RoleWait> RoleWaits;
   /// Some path from entry to exit has no shared-memory proxy fence.
   bool IncomingSurvives = true;
   /// ... and crosses a barrier on the way.
@@ -88,6 +93,11 @@ public:
   const std::vector<Finding> &findings() const { return Findings; }
   const AnalysisStats &stats() const { return Stats; }
   MemoryModel &memory() { return Memory; }
+  /// Member functions of one class that nothing analysed calls are the
+  /// roles of a kernel not in this translation unit (a collective's load()
+  /// and store()): pairs their role records, taking parameters of the same
+  /// class type for the same object (Roles.cpp).
+  void pairSiblingRoles(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
   /// The statement-to-event extraction, for other analyses of the same AST.
   EventExtractor &events() { return Events; }
 
@@ -96,6 +106,9 @@ private:
   friend class FunctionRun;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
+  /// A role pair whose barriers compare as \p M: findings or stats.
+  void pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
+                       BarrierId::Match M);
 
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
@@ -108,6 +121,7 @@ private:
       FindingKeys;
   AnalysisStats Stats;
   std::set<std::pair<std::string, bool>> RolePairs; // where, and matched
+  std::set<const clang::FunctionDecl *> Called; // definitions summarised at calls
   EventExtractor Events; // after Memory and Stats, which it refers to
 };
 
