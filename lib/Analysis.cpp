@@ -130,8 +130,9 @@ private:
         // instance of the same threads.
         if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
           continue;
-        BarrierId::Match M = Named ? Arr.Id.compare(Wait.Id)
-                                   : sameMbarrier(Arr, Wait);
+        BarrierId::Match M =
+            Named ? Arr.Id.compare(Wait.Id)
+                  : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
         if (M == BarrierId::Match::Different)
           continue;
         bool Hazard =
@@ -189,17 +190,6 @@ private:
       }
     Out.RoleArrives = std::move(Arrives);
     Out.RoleWaits = std::move(WaitRecs);
-  }
-
-  static BarrierId::Match sameMbarrier(const Event &Arr, const Event &Wait) {
-    BarrierId::Match ByPath = sameMbarrierPath(Arr, Wait);
-    if (ByPath != BarrierId::Match::Unknown)
-      return ByPath;
-    if (Arr.Mem.empty() || Wait.Mem.empty() || Arr.Mem.isUnknown() ||
-        Wait.Mem.isUnknown())
-      return BarrierId::Match::Unknown;
-    return Arr.Mem.mayAlias(Wait.Mem) ? BarrierId::Match::Same
-                                      : BarrierId::Match::Different;
   }
 
   /// Whether some CFG path leads from statement \p From to \p To (a

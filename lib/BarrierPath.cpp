@@ -4,7 +4,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "proxyfence/Memory.h"
 
 using namespace clang;
 
@@ -98,17 +98,6 @@ const Expr *argumentObject(const Expr *E) {
       return E;
   }
 }
-
-class ReturnValues : public RecursiveASTVisitor<ReturnValues> {
-public:
-  llvm::SmallVector<const Expr *, 2> Values;
-  bool VisitReturnStmt(ReturnStmt *R) {
-    if (R->getRetValue())
-      Values.push_back(R->getRetValue());
-    return true;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-};
 
 } // namespace
 
@@ -238,13 +227,11 @@ Path PathResolver::callResult(const CallExpr *Call, const FunctionDecl *Fn,
   if (!Callee)
     return std::nullopt;
   const FunctionDecl *Def = nullptr;
-  if (Callee->hasBody(Def) && Def && Def->getBody() &&
-      !Def->isDependentContext()) {
-    ReturnValues RV;
-    RV.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-    if (RV.Values.size() == 1) {
-      Path Inner = ByRef ? object(RV.Values[0], Def, Depth + 1)
-                         : value(RV.Values[0], Def, Depth + 1);
+  if (Callee->hasBody(Def) && Def && Def->getBody()) {
+    auto Values = returnValues(Def->getBody());
+    if (Values.size() == 1) {
+      Path Inner = ByRef ? object(Values[0], Def, Depth + 1)
+                         : value(Values[0], Def, Depth + 1);
       if (Inner)
         return lift(*Inner, Call, Callee, Fn, Depth + 1);
     }

@@ -28,10 +28,20 @@ bool sameStatements(const Event &A, const Event &B) {
 }
 } // namespace
 
-BarrierId::Match sameMbarrierPath(const Event &Arr, const Event &Wait) {
-  if (!Arr.MbarrierPath || !Wait.MbarrierPath)
+BarrierId::Match sameMbarrier(const Event &Arr, const Event &Wait,
+                              bool AliasIsSame) {
+  if (Arr.MbarrierPath && Wait.MbarrierPath) {
+    BarrierId::Match M =
+        fromPath(Arr.MbarrierPath->compare(*Wait.MbarrierPath));
+    if (M != BarrierId::Match::Unknown)
+      return M;
+  }
+  if (Arr.Mem.empty() || Wait.Mem.empty() || Arr.Mem.isUnknown() ||
+      Wait.Mem.isUnknown())
     return BarrierId::Match::Unknown;
-  return fromPath(Arr.MbarrierPath->compare(*Wait.MbarrierPath));
+  if (!Arr.Mem.mayAlias(Wait.Mem))
+    return BarrierId::Match::Different;
+  return AliasIsSame ? BarrierId::Match::Same : BarrierId::Match::Unknown;
 }
 
 BarrierId::Match sameRoleBarrier(
@@ -55,16 +65,7 @@ BarrierId::Match sameRoleBarrier(
   if (Arr.MbarrierPath && Wait.MbarrierPath && SameRoot &&
       SameRoot(*Arr.MbarrierPath, *Wait.MbarrierPath))
     return fromPath(Arr.MbarrierPath->compareSteps(*Wait.MbarrierPath));
-  BarrierId::Match ByPath = sameMbarrierPath(Arr, Wait);
-  if (ByPath != BarrierId::Match::Unknown)
-    return ByPath;
-  // Roots we cannot compare: the objects' alias sets may still tell them
-  // apart, never join them (full and empty share a struct).
-  if (Arr.Mem.empty() || Wait.Mem.empty() || Arr.Mem.isUnknown() ||
-      Wait.Mem.isUnknown())
-    return BarrierId::Match::Unknown;
-  return Arr.Mem.mayAlias(Wait.Mem) ? BarrierId::Match::Unknown
-                                    : BarrierId::Match::Different;
+  return sameMbarrier(Arr, Wait, /*AliasIsSame=*/false);
 }
 
 void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R) {

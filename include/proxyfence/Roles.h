@@ -43,8 +43,12 @@ BarrierId::Match sameRoleBarrier(
     llvm::function_ref<bool(const BarrierPath &, const BarrierPath &)>
         SameRoot = nullptr);
 
-/// The mbarriers' paths compared (Unknown when either has none).
-BarrierId::Match sameMbarrierPath(const Event &Arrive, const Event &Wait);
+/// Two mbarrier events' barriers: by their paths, else by the alias sets of
+/// their objects, where \p AliasIsSame says whether objects that may alias
+/// count as the same barrier (inside one function, as before paths) or as
+/// undecided (across functions, where a struct holds full and empty).
+BarrierId::Match sameMbarrier(const Event &Arrive, const Event &Wait,
+                              bool AliasIsSame);
 
 /// Adds \p R to \p Into unless a record of the same statements is there.
 void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R);

@@ -1,8 +1,8 @@
 // Producer, consumer and epilogue roles as member functions of collectives
 // built on a CUTLASS-like pipeline class (Inputs/pipeline.h): stage arrays
 // of barriers reached through the pipeline's pointers, a state object with
-// the stage index and phase. The kernel passes the same pipeline to every
-// role; each method's body says which barrier of the stage it uses.
+// the stage index and phase, an ordered sequence barrier. The kernel passes
+// the same objects to every role; method bodies say which barrier they use.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --stats %t.cu -- -I%S/Inputs 2>&1 | FileCheck %s
@@ -206,6 +206,32 @@ __global__ void other_stage(const __grid_constant__ CUtensorMap tmap) {
     store_after_full(&tmap, stage[0], bars, 1);
 }
 
+// Ping-pong epilogues ordered by an OrderedSequenceBarrier: math group 0
+// writes the tile and signals group 1, which waits for its turn and
+// TMA-stores the tile.
+using Order = pipe::OrderedSequenceBarrier<1, 2>;
+__device__ void epilogue_write(Order &order, float *tile) {
+  for (int i = threadIdx.x; i < TILE; i += 128)
+    tile[i] = float(i);
+  order.arrive();
+}
+__device__ void epilogue_store(Order &order, const CUtensorMap *tmap,
+                               float *tile) {
+  order.wait();
+  if (threadIdx.x == 128)
+    tma_store_2d(tmap, tile, 0, 0);
+}
+
+__global__ void ordered_ping_pong(const __grid_constant__ CUtensorMap tmap) {
+  __shared__ alignas(128) float tile[TILE];
+  __shared__ Order::SharedStorage order_storage;
+  Order order(order_storage, threadIdx.x / 128);
+  if (threadIdx.x < 128)
+    epilogue_write(order, tile);
+  else
+    epilogue_store(order, &tmap, tile);
+}
+
 // CHECK: :37:9: warning: TMA load overwrites shared memory 'storage' read through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
 // CHECK: :49:16: note: generic-proxy read of 'storage' here
 // CHECK: :50:7: note: this barrier orders threads, not proxies; insert the fence before it
@@ -215,10 +241,13 @@ __global__ void other_stage(const __grid_constant__ CUtensorMap tmap) {
 // CHECK: :185:3: warning: TMA store reads shared memory 'stage' written through the generic proxy
 // CHECK: :174:5: note: generic-proxy write to 'stage' here
 // CHECK: :175:3: note: this barrier orders threads, not proxies; insert the fence before it
+// CHECK: :222:5: warning: TMA store reads shared memory 'tile' written through the generic proxy
+// CHECK: :215:5: note: generic-proxy write to 'tile' here
+// CHECK: :216:3: note: this barrier orders threads, not proxies; insert the fence before it
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 3 findings in 1 file
+// CHECK: proxyfence: 4 findings in 1 file
 // CHECK-NEXT: proxyfence: stats: {{[0-9]+}} functions analysed
-// CHECK-NEXT: proxyfence: stats: role synchronisations matched: 0 named barrier, 9 mbarrier; unmatched: 0
+// CHECK-NEXT: proxyfence: stats: role synchronisations matched: 0 named barrier, 10 mbarrier; unmatched: 0
 
 // FIXED:      acc += s.stage[state.index()][i];
 // FIXED-NEXT: {{^      }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -229,5 +258,8 @@ __global__ void other_stage(const __grid_constant__ CUtensorMap tmap) {
 // FIXED:      stage[i] = float(i);
 // FIXED-NEXT: {{^  }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // FIXED-NEXT: {{^  }}mbar_arrive(&bars.full[s]);
+// FIXED:      tile[i] = float(i);
+// FIXED-NEXT: {{^  }}asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+// FIXED-NEXT: {{^  }}order.arrive();
 
 // CLEAN: proxyfence: 0 findings in 1 file
