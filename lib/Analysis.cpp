@@ -114,6 +114,7 @@ public:
       }
     }
     matchRoles();
+    pairAcrossCalls();
   }
 
 private:
@@ -134,8 +135,9 @@ private:
         // instance of the same threads.
         if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
           continue;
-        BarrierId::Match M = Named ? Arr.Id.compare(Wait.Id)
-                                   : sameMbarrier(Arr, Wait);
+        BarrierId::Match M =
+            Named ? Arr.Id.compare(Wait.Id)
+                  : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
         if (M == BarrierId::Match::Different)
           continue;
         bool Hazard =
@@ -166,12 +168,33 @@ private:
       }
   }
 
-  static BarrierId::Match sameMbarrier(const Event &Arr, const Event &Wait) {
-    if (Arr.Mem.empty() || Wait.Mem.empty() || Arr.Mem.isUnknown() ||
-        Wait.Mem.isUnknown())
-      return BarrierId::Match::Unknown;
-    return Arr.Mem.mayAlias(Wait.Mem) ? BarrierId::Match::Same
-                                      : BarrierId::Match::Different;
+  /// Role records lifted from callees meet this function's own and each
+  /// other (Roles.h); all of them go up in the summary.
+  void pairAcrossCalls() {
+    std::vector<RoleArrive> Arrives;
+    std::vector<RoleWait> WaitRecs;
+    for (const ArriveRecord &R : ArriveRecs)
+      addRoleRecord(Arrives, {ArriveEvents[R.Arrive], Accesses[R.Access],
+                              R.Handoff});
+    for (const auto &[K, Async] : WaitAsyncs)
+      addRoleRecord(WaitRecs, {Waits[K], Async});
+    size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
+    for (const RoleArrive &R : LiftedArrives)
+      addRoleRecord(Arrives, R);
+    for (const RoleWait &R : LiftedWaits)
+      addRoleRecord(WaitRecs, R);
+    for (size_t I = 0; I < Arrives.size(); ++I)
+      for (size_t J = 0; J < WaitRecs.size(); ++J) {
+        if (I < LocalArrives && J < LocalWaits)
+          continue; // matchRoles' business
+        const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
+        if (reaches(AS, WS) || reaches(WS, AS))
+          continue;
+        A.pairRoleRecords(Arrives[I], WaitRecs[J],
+                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait));
+      }
+    Out.RoleArrives = std::move(Arrives);
+    Out.RoleWaits = std::move(WaitRecs);
   }
 
   /// Whether some CFG path leads from statement \p From to \p To (a
@@ -276,6 +299,21 @@ private:
     }
     for (const Event &Arr : Sm.Arrives)
       arrive(lift(Arr), St);
+    A.Called.insert(C.Def);
+    for (const RoleArrive &R : Sm.RoleArrives) {
+      RoleArrive L = R;
+      L.Arrive = lift(R.Arrive);
+      L.Access.Mem = lift(R.Access).Mem;
+      addRoleRecord(LiftedArrives, L);
+    }
+    for (const RoleWait &R : Sm.RoleWaits) {
+      RoleWait L = R;
+      L.Wait = lift(R.Wait);
+      L.Async.Mem = lift(R.Async).Mem;
+      if (L.Async.Mem.empty())
+        L.Async.Mem = AliasSet::unknown();
+      addRoleRecord(LiftedWaits, L);
+    }
     // 2. The callee's fences and barriers act on what is pending here.
     if (!Sm.IncomingSurvives)
       St.clear();
@@ -418,6 +456,9 @@ private:
   std::vector<Event> Waits;
   std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
   std::vector<std::pair<unsigned, Event>> WaitAsyncs;
+  /// Role records of callees, lifted to their call sites here.
+  std::vector<RoleArrive> LiftedArrives;
+  std::vector<RoleWait> LiftedWaits;
   std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
       WaitAsyncSeen;
 };
@@ -429,6 +470,7 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     const Summary &S = analyze(Def);
     return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
            S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
+           S.RoleArrives.empty() && S.RoleWaits.empty() &&
            S.IncomingSurvives && !S.IncomingCrossesBarrier;
   });
 }

@@ -43,7 +43,7 @@ BarrierId::Match BarrierId::compare(const BarrierId &O) const {
     return Match::Unknown;
   if (Kind == Const && O.Kind == Const)
     return Offset == O.Offset ? Match::Same : Match::Different;
-  if (Kind == O.Kind && Variable == O.Variable)
+  if (Kind == O.Kind && Variable == O.Variable && Member == O.Member)
     return Offset == O.Offset ? Match::Same : Match::Different;
   return Match::Unknown;
 }
@@ -53,7 +53,8 @@ std::string BarrierId::describe() const {
     return "an id that is not a constant";
   if (Kind == Const)
     return "id " + std::to_string(Offset);
-  std::string S = "id '" + Variable->getNameAsString();
+  std::string S = "id '" + (Kind == Field ? Member->getNameAsString()
+                                          : Variable->getNameAsString());
   if (Offset)
     S += (Offset > 0 ? " + " : " - ") + std::to_string(std::abs(Offset));
   return S + "'";
@@ -342,8 +343,10 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
         Ev.Id = asmBarrierId(I, Eff, Asm, Fn);
       if (Eff.MbarrierOperand >= 0) {
         if (const Expr *E =
-                asmOperandExpr(Asm, operandOf(I, Eff.MbarrierOperand)))
+                asmOperandExpr(Asm, operandOf(I, Eff.MbarrierOperand))) {
           Ev.Mbarrier = Memory.valueOf(E, Fn);
+          Ev.MbarrierPath = barrierPathOf(E, Fn, Memory.context());
+        }
         if (Ev.Mbarrier.empty()) // e.g. a `mapa` result: some CTA's barrier
           Ev.Mbarrier = AliasSet::unknown();
       }
@@ -387,6 +390,9 @@ void EventExtractor::bodilessCall(const CallExpr *Call,
     }
     if (Eff.MbarrierOperand >= 0) {
       Ev.Mbarrier = argValue(Eff.MbarrierOperand);
+      if (unsigned(Eff.MbarrierOperand) < Call->getNumArgs())
+        Ev.MbarrierPath = barrierPathOf(Call->getArg(Eff.MbarrierOperand), Fn,
+                                        Memory.context());
       if (Ev.Mbarrier.empty())
         Ev.Mbarrier = AliasSet::unknown();
     }
@@ -425,6 +431,15 @@ BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
         Rhs.Kind != BarrierId::Unknown) {
       Rhs.Offset += L.Offset;
       return Rhs;
+    }
+    return Id;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `id_` of a barrier object: known where the object is constructed.
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+      Id.Kind = BarrierId::Field;
+      Id.Member = FD;
     }
     return Id;
   }
@@ -488,7 +503,12 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
     E.Id = barrierIdOf(Arg, Fn);
     if (E.Id.Kind != BarrierId::Unknown)
       E.Id.Offset += Inner.Id.Offset;
+  } else if (Inner.Id.Kind == BarrierId::Field) {
+    E.Id = memberBarrierId(Inner.Id, C, Fn);
   }
+  if (Inner.MbarrierPath)
+    E.MbarrierPath = liftBarrierPath(*Inner.MbarrierPath, C.Site, C.Callee, Fn,
+                                     Memory.context());
   E.Mem = substitute(Inner.Mem, C, Fn);
   // `st.shared [addr]` with the address a parameter: still shared memory
   // when the caller's argument resolves to nothing known.

@@ -558,6 +558,12 @@ public:
 };
 } // namespace
 
+llvm::SmallVector<const Expr *, 2> returnValues(const Stmt *Body) {
+  ReturnCollector RC;
+  RC.TraverseStmt(const_cast<Stmt *>(Body));
+  return RC.Values;
+}
+
 AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def)

@@ -225,6 +225,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
+  A.pairSiblingRoles(RC.Roots);
   R.Blind = findBlindSpots(Ctx, Editable, Errors);
 
   // Every rule's findings: once per place in the source (not again for

@@ -15,6 +15,7 @@
 #define PROXYFENCE_ANALYSIS_H
 
 #include "proxyfence/Events.h"
+#include "proxyfence/Roles.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -57,6 +58,10 @@ struct Summary {
   /// its parameters or `*this`: not findings here, decided at each call
   /// site, where the parameters map to arguments.
   std::vector<Finding> Deferred;
+  /// Role records of this function and its callees, for callers to pair
+  /// with other roles (Roles.h).
+  std::vector<RoleArrive> RoleArrives;
+  std::vector<RoleWait> RoleWaits;
   /// Some path from entry to exit has no shared-memory proxy fence.
   bool IncomingSurvives = true;
   /// ... and crosses a barrier on the way.
@@ -103,6 +108,11 @@ public:
   /// Also collects the extractor's unresolved template calls.
   const AnalysisStats &stats();
   MemoryModel &memory() { return Memory; }
+  /// Member functions of one class that nothing analysed calls are the
+  /// roles of a kernel not in this translation unit (a collective's load()
+  /// and store()): pairs their role records, taking parameters of the same
+  /// class type for the same object (Roles.cpp).
+  void pairSiblingRoles(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
   /// The statement-to-event extraction, for other analyses of the same AST.
   EventExtractor &events() { return Events; }
 
@@ -111,6 +121,9 @@ private:
   friend class FunctionRun;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
+  /// A role pair whose barriers compare as \p M: findings or stats.
+  void pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
+                       BarrierId::Match M);
 
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
@@ -129,6 +142,7 @@ private:
       FindingKeys;
   AnalysisStats Stats;
   std::set<std::pair<std::string, bool>> RolePairs; // where, and matched
+  std::set<const clang::FunctionDecl *> Called; // definitions summarised at calls
   EventExtractor Events; // after Memory and Stats, which it refers to
 };
 

@@ -10,6 +10,7 @@
 #ifndef PROXYFENCE_EVENTS_H
 #define PROXYFENCE_EVENTS_H
 
+#include "proxyfence/BarrierPath.h"
 #include "proxyfence/Bindings.h"
 #include "proxyfence/DependentCalls.h"
 #include "proxyfence/Memory.h"
@@ -44,11 +45,13 @@ struct StmtRef {
 /// The id of a CTA barrier (`bar.sync id`, `bar.arrive id`), as far as it
 /// is known: a constant, or a parameter or const local of the function
 /// holding the event plus a constant offset (so that two roles passing the
-/// same variable are seen to use the same barrier).
+/// same variable are seen to use the same barrier), or a field of `*this`
+/// (a NamedBarrier object's id, known where the object is constructed).
 struct BarrierId {
-  enum KindT { Unknown, Const, Param, Var } Kind = Unknown;
+  enum KindT { Unknown, Const, Param, Var, Field } Kind = Unknown;
   int64_t Offset = 0; // the value when Const
   const clang::VarDecl *Variable = nullptr; // the parameter or local
+  const clang::FieldDecl *Member = nullptr; // Field
   /// Equal ids name the same barrier; different constants name different
   /// ones; anything else cannot be decided.
   enum class Match { Same, Different, Unknown };
@@ -73,6 +76,8 @@ struct Event {
   /// The mbarrier the operation initialises, arrives at, waits on or
   /// completes on (a TMA load's completion barrier); empty when it has none.
   AliasSet Mbarrier;
+  /// The same barrier as the code spells its way to it (BarrierPath.h).
+  std::optional<BarrierPath> MbarrierPath;
   /// For Barrier events other than bar.warp.sync: which barrier.
   BarrierId Id;
   /// Statement of the analysed function that performs the event: the access
@@ -155,6 +160,10 @@ private:
   AliasSet substitute(const AliasSet &S, const CallSite &C,
                       const clang::FunctionDecl *Fn);
   BarrierId barrierIdOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// A field id (\p Inner) at a member call: what the object's constructor
+  /// stores there, from its arguments (Roles.cpp).
+  BarrierId memberBarrierId(const BarrierId &Inner, const CallSite &C,
+                            const clang::FunctionDecl *Fn);
   BarrierId asmBarrierId(const ptx::Instruction &I, const ptx::Effect &Eff,
                          const clang::GCCAsmStmt *Asm,
                          const clang::FunctionDecl *Fn);

@@ -85,6 +85,9 @@ private:
   bool Unknown = false;
 };
 
+/// The values a function body returns (lambdas' returns left out).
+llvm::SmallVector<const clang::Expr *, 2> returnValues(const clang::Stmt *Body);
+
 /// Resolves expressions of device code to the shared-memory objects they
 /// designate or point to. Follows locals (through every assignment to them),
 /// casts, pointer and integer arithmetic (descriptors), `&`, `[]`, `*`,

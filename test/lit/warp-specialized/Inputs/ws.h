@@ -20,6 +20,12 @@ public:
   static constexpr uint32_t ReservedNamedBarrierCount =
       static_cast<uint32_t>(ReservedNamedBarriers::FirstUserBarrier);
 
+  // An object holding its thread count and id, as CUTLASS's NamedBarrier.
+  CUTLASS_DEVICE NamedBarrier(uint32_t num_threads, uint32_t id = 0)
+      : num_threads_(num_threads), id_(id + ReservedNamedBarrierCount) {}
+  CUTLASS_DEVICE void sync() const { sync_internal(num_threads_, id_); }
+  CUTLASS_DEVICE void arrive() const { arrive_internal(num_threads_, id_); }
+
   CUTLASS_DEVICE static void sync(uint32_t num_threads, uint32_t barrier_id) {
     sync_internal(num_threads, barrier_id + ReservedNamedBarrierCount);
   }
@@ -28,6 +34,8 @@ public:
   }
 
 private:
+  uint32_t const num_threads_;
+  uint32_t const id_;
   CUTLASS_DEVICE static void sync_internal(uint32_t num_threads,
                                            uint32_t barrier_id) {
     asm volatile("bar.sync %0, %1;" : : "r"(barrier_id), "r"(num_threads));
