@@ -316,25 +316,16 @@ unsigned FixPlanner::endOffset(const Stmt *S) {
   return Off;
 }
 
-PlannedFix FixPlanner::planBefore(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
-  PlannedFix P;
-  const Stmt *Point = statementOf(S, P.NeedsBraces, P.Reason);
-  if (!Point)
-    return P;
-  std::optional<SourceLocation> Start =
-      editableStart(Point->getBeginLoc(), Point->getEndLoc(), P.Reason);
-  if (!Start)
-    return P;
-  FenceStyle St = styleAt(*Start);
-  for (FixKind K : Kinds)
-    P.FenceText += (P.FenceText.empty() ? "" : "\n") + fenceText(St, K);
-  P.Ok = true;
-  P.At = *Start;
-  P.Before = Point;
-  return P;
+PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+  return planAround(S, Kinds, /*After=*/true);
 }
 
-PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+PlannedFix FixPlanner::planBefore(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+  return planAround(S, Kinds, /*After=*/false);
+}
+
+PlannedFix FixPlanner::planAround(StmtRef S, llvm::ArrayRef<FixKind> Kinds,
+                                  bool After) {
   PlannedFix P;
   const Stmt *Point = statementOf(S, P.NeedsBraces, P.Reason);
   if (!Point)
@@ -364,6 +355,11 @@ PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
         P.Includes.push_back(*Inc);
   }
   P.Ok = true;
+  if (!After) {
+    P.At = *Start;
+    P.Before = Point;
+    return P;
+  }
   P.At = SM.getComposedLoc(F, Off);
   P.After = Point;
   return P;

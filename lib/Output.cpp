@@ -187,21 +187,26 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   return R.finish();
 }
 
+/// A note at an event; inside a callee: where it is written, then the call.
+static void noteEvent(Reporter &R, const SourceManager &SM, const Event &E,
+                      const std::string &Text) {
+  if (!E.Via) {
+    R.note(E.Loc, Text);
+    return;
+  }
+  R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
+  R.note(stmtLoc(SM, E.At),
+         "inside '" + E.Via->getNameAsString() + "', called here");
+}
+
 std::vector<tooling::Diagnostic>
 reportInitFindings(ASTContext &Ctx, const std::vector<InitFinding> &Findings,
                    const std::vector<InitFix> &Fixes, FixPlanner &Planner,
                    llvm::raw_ostream &OS, bool Colors) {
   SourceManager &SM = Ctx.getSourceManager();
   Reporter R(Ctx, OS, Colors);
-  // An event inside a callee: where it is written, then the call.
   auto noteAt = [&](const Event &E, const std::string &Text) {
-    if (!E.Via) {
-      R.note(E.Loc, Text);
-      return;
-    }
-    R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
-    R.note(stmtLoc(SM, E.At),
-           "inside '" + E.Via->getNameAsString() + "', called here");
+    noteEvent(R, SM, E, Text);
   };
   constexpr size_t MaxUseNotes = 8;
   for (size_t I = 0; I < Findings.size(); ++I) {
@@ -269,13 +274,7 @@ reportOrderFindings(ASTContext &Ctx, const std::vector<OrderFinding> &Findings,
   SourceManager &SM = Ctx.getSourceManager();
   Reporter R(Ctx, OS, Colors);
   auto noteAt = [&](const Event &E, const std::string &Text) {
-    if (!E.Via) {
-      R.note(E.Loc, Text);
-      return;
-    }
-    R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
-    R.note(stmtLoc(SM, E.At),
-           "inside '" + E.Via->getNameAsString() + "', called here");
+    noteEvent(R, SM, E, Text);
   };
   for (size_t I = 0; I < Findings.size(); ++I) {
     const OrderFinding &F = Findings[I];

@@ -45,18 +45,6 @@ enum Bit : unsigned {
   AnySync = 64,    // a thread synchronisation since the entry
 };
 
-bool isSync(const Event &E) {
-  return E.Kind == EffectKind::MbarrierWait ||
-         E.Kind == EffectKind::ClusterWait ||
-         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
-}
-
-bool isHandoffEvent(const Event &E) {
-  return E.Kind == EffectKind::MbarrierArrive ||
-         E.Kind == EffectKind::ClusterArrive ||
-         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
-}
-
 bool isCommit(const Event &E) {
   return E.Kind == EffectKind::MbarrierArrive &&
          llvm::StringRef(E.What).starts_with("tcgen05.commit");
@@ -80,7 +68,7 @@ unsigned step(unsigned B, const Event &E) {
   case EffectKind::TmemFenceAfter:
     return B & ~NoAfter;
   default:
-    return isSync(E) ? B | NoAfter | AnySync : B;
+    return isThreadSync(E) ? B | NoAfter | AnySync : B;
   }
 }
 
@@ -128,10 +116,10 @@ std::vector<OrderFinding>
 findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                  llvm::ArrayRef<const FunctionDecl *> Roots) {
   const SourceManager &SM = Ctx.getSourceManager();
-  PathFlowSpec Spec{step, isSync, [](const Event &E) {
+  PathFlowSpec Spec{step, isThreadSync, [](const Event &E) {
                       return E.Kind == EffectKind::TmemAccess ||
                              E.Kind == EffectKind::TmemDealloc ||
-                             isHandoffEvent(E);
+                             isThreadHandoff(E);
                     }};
   PathFlow Flow(Ctx, Events, Spec);
   std::vector<OrderFinding> Out;
@@ -146,7 +134,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
     std::vector<PathHit> Hits = Flow.run(Root);
     std::vector<const PathHit *> Ops, Handoffs;
     for (const PathHit &H : Hits)
-      (isHandoffEvent(H.E) ? Handoffs : Ops).push_back(&H);
+      (isThreadHandoff(H.E) ? Handoffs : Ops).push_back(&H);
     bool AnyTmemLdSt = llvm::any_of(Ops, [](const PathHit *H) {
       return H->E.Op == AsyncOp::Tcgen05Ld || H->E.Op == AsyncOp::Tcgen05St;
     });

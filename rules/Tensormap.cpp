@@ -43,18 +43,6 @@ enum Bit : unsigned {
   Wrote = 4,      // a tensor-map write since the entry
 };
 
-bool isSync(const Event &E) {
-  return E.Kind == EffectKind::MbarrierWait ||
-         E.Kind == EffectKind::ClusterWait ||
-         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
-}
-
-bool isHandoffEvent(const Event &E) {
-  return E.Kind == EffectKind::MbarrierArrive ||
-         E.Kind == EffectKind::ClusterArrive ||
-         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
-}
-
 /// TMA operations that read a tensor map.
 bool usesMap(const Event &E) {
   return (E.Kind == EffectKind::AsyncRead || E.Kind == EffectKind::AsyncWrite) &&
@@ -70,7 +58,7 @@ unsigned step(unsigned B, const Event &E) {
   case EffectKind::TensormapAcquire:
     return B | Acquired;
   default:
-    return isSync(E) ? B & ~Acquired : B;
+    return isThreadSync(E) ? B & ~Acquired : B;
   }
 }
 
@@ -141,7 +129,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
                       return E.Kind == EffectKind::TensormapWrite;
                     },
                     [](const Event &E) {
-                      return usesMap(E) || isHandoffEvent(E) ||
+                      return usesMap(E) || isThreadHandoff(E) ||
                              E.Kind == EffectKind::TensormapWrite;
                     }};
   PathFlow Flow(Ctx, Events, Spec);
@@ -200,7 +188,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
         F.FixAt = H.E.At;
         add(std::move(F), 1);
       }
-      if (isHandoffEvent(H.E) && (H.Bits & Unreleased) && UsedByTma &&
+      if (isThreadHandoff(H.E) && (H.Bits & Unreleased) && UsedByTma &&
           !(H.Mark && WritesReported.count(H.Mark->At.S))) {
         OrderFinding F;
         F.Message = "a tensor map modified by this thread is handed to other "

@@ -77,6 +77,8 @@ public:
 private:
   /// The statement of a compound statement (or the sole body of a control
   /// statement) that contains \p S; null when there is none.
+  /// planAfter, or planBefore when !\p After.
+  PlannedFix planAround(StmtRef S, llvm::ArrayRef<FixKind> Kinds, bool After);
   const clang::Stmt *statementOf(StmtRef S, bool &NeedsBraces,
                                  std::string &Reason);
   bool isInside(const clang::Stmt *Inner, const clang::Stmt *Outer,

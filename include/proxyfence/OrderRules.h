@@ -35,6 +35,19 @@ struct OrderFinding {
   std::string NoFix; // why there is no fix, when Kinds is empty
 };
 
+/// A wait of a thread synchronisation (mbarrier wait, CTA or named barrier,
+/// cluster wait), and its signalling side (the arrives, and the barriers).
+inline bool isThreadSync(const Event &E) {
+  return E.Kind == EffectKind::MbarrierWait ||
+         E.Kind == EffectKind::ClusterWait ||
+         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
+}
+inline bool isThreadHandoff(const Event &E) {
+  return E.Kind == EffectKind::MbarrierArrive ||
+         E.Kind == EffectKind::ClusterArrive ||
+         (E.Kind == EffectKind::Barrier && E.Scope != BarrierScope::Warp);
+}
+
 /// Findings of the rule over the kernels \p Roots (each analysed from its
 /// entry), in the order found.
 std::vector<OrderFinding>

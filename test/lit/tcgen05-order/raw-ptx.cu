@@ -7,6 +7,7 @@
 // epilogue's arrive. Three findings, each fixed where it belongs.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
+// RUN: %proxyfence --arch=sm_100a --disable=proxyfence-tcgen05-order %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
 // RUN: not %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck %s
 // RUN: %proxyfence --arch=sm_100a --fix --quiet %t.cu -- -I%S/Inputs
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s

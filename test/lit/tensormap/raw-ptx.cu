@@ -4,6 +4,7 @@
 // fence.proxy.tensormap::generic.acquire on the map before the load.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
+// RUN: %proxyfence --disable=proxyfence-tensormap %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix --quiet %t.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
