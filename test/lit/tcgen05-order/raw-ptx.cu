@@ -44,19 +44,19 @@ __global__ void __launch_bounds__(256) gemm_epilogue(uint64_t adesc, uint64_t bd
     out[threadIdx.x] = v;
   }
 }
-// CHECK: raw-ptx.cu.tmp.cu:37:5: warning: tcgen05.dealloc is ordered after another thread's tcgen05.ld/st by a thread synchronisation, with no tcgen05.fence::after_thread_sync between them [proxyfence-tcgen05-order]
+// CHECK: raw-ptx.cu.tmp.cu:38:5: warning: tcgen05.dealloc is ordered after another thread's tcgen05.ld/st by a thread synchronisation, with no tcgen05.fence::after_thread_sync between them [proxyfence-tcgen05-order]
 // CHECK: tmem_ptx.h:{{[0-9]+}}:{{[0-9]+}}: note: tcgen05.dealloc.cta_group::1 here, inside 'tmem_dealloc'
 // CHECK: tmem_ptx.h:{{[0-9]+}}:{{[0-9]+}}: note: synchronised here; the fence goes after it, inside 'bar_wait'
-// CHECK: raw-ptx.cu.tmp.cu:36:5: note: inside 'bar_wait', called here
+// CHECK: raw-ptx.cu.tmp.cu:37:5: note: inside 'bar_wait', called here
 // CHECK: note: the other thread signals here (mbarrier.arrive.shared::cta), inside 'bar_arrive'
-// CHECK: raw-ptx.cu.tmp.cu:42:5: note: inside 'bar_arrive', called here
-// CHECK: raw-ptx.cu.tmp.cu:36:30: note: insert 'asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");' here
-// CHECK: raw-ptx.cu.tmp.cu:40:15: warning: tcgen05.ld is ordered after another thread's tcgen05 operations by a thread synchronisation, with no tcgen05.fence::after_thread_sync between them [proxyfence-tcgen05-order]
+// CHECK: raw-ptx.cu.tmp.cu:43:5: note: inside 'bar_arrive', called here
+// CHECK: raw-ptx.cu.tmp.cu:37:30: note: insert 'asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");' here
+// CHECK: raw-ptx.cu.tmp.cu:41:15: warning: tcgen05.ld is ordered after another thread's tcgen05 operations by a thread synchronisation, with no tcgen05.fence::after_thread_sync between them [proxyfence-tcgen05-order]
 // CHECK: note: the other thread signals here (tcgen05.commit.cta_group::1), inside 'umma_commit'
-// CHECK: raw-ptx.cu.tmp.cu:39:28: note: insert 'asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");' here
-// CHECK: raw-ptx.cu.tmp.cu:42:5: warning: the mbarrier arrive hands this thread's tcgen05.ld/st over to another thread's tcgen05.dealloc with no tcgen05.fence::before_thread_sync before it [proxyfence-tcgen05-order]
-// CHECK: note: the other thread's tcgen05.dealloc after its synchronisation, line 36, inside 'tmem_dealloc'
-// CHECK: raw-ptx.cu.tmp.cu:42:5: note: insert 'asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");' here
+// CHECK: raw-ptx.cu.tmp.cu:40:28: note: insert 'asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");' here
+// CHECK: raw-ptx.cu.tmp.cu:43:5: warning: the mbarrier arrive hands this thread's tcgen05.ld/st over to another thread's tcgen05.dealloc with no tcgen05.fence::before_thread_sync before it [proxyfence-tcgen05-order]
+// CHECK: note: the other thread's tcgen05.dealloc after its synchronisation, line 37, inside 'tmem_dealloc'
+// CHECK: raw-ptx.cu.tmp.cu:43:5: note: insert 'asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");' here
 // CHECK: proxyfence: 3 findings in 1 file
 
 // FIXED:      {{^    }}bar_wait(&tmem_empty, 0);

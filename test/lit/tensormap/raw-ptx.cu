@@ -37,11 +37,11 @@ __global__ void retarget(CUtensorMap *maps, const float *const *sources, float *
                "@!p bra WAIT_%=;\n\t}" :: "r"(smem(&full)) : "memory");
   out[blockIdx.x * 1024 + threadIdx.x] = tile[threadIdx.x / 32][threadIdx.x % 32];
 }
-// CHECK: raw-ptx.cu.tmp.cu:31:5: warning: the TMA load reads a tensor map this thread modified, with no fence.proxy.tensormap::generic.release after the write: the tensormap proxy may see the old map [proxyfence-tensormap]
-// CHECK: :29:5: note: the tensor map is modified here; the release fence goes after it
-// CHECK: :29:135: note: insert 'asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");' here
-// CHECK: raw-ptx.cu.tmp.cu:31:5: warning: the TMA load uses a tensor map that device code modifies, with no fence.proxy.tensormap::generic.acquire on the map before it [proxyfence-tensormap]
-// CHECK: :31:5: note: insert 'asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(map) : "memory");' here
+// CHECK: raw-ptx.cu.tmp.cu:32:5: warning: the TMA load reads a tensor map this thread modified, with no fence.proxy.tensormap::generic.release after the write: the tensormap proxy may see the old map [proxyfence-tensormap]
+// CHECK: :30:5: note: the tensor map is modified here; the release fence goes after it
+// CHECK: :30:135: note: insert 'asm volatile("fence.proxy.tensormap::generic.release.gpu;" ::: "memory");' here
+// CHECK: raw-ptx.cu.tmp.cu:32:5: warning: the TMA load uses a tensor map that device code modifies, with no fence.proxy.tensormap::generic.acquire on the map before it [proxyfence-tensormap]
+// CHECK: :32:5: note: insert 'asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(map) : "memory");' here
 // CHECK: proxyfence: 2 findings in 1 file
 
 // FIXED:      {{^    }}asm volatile("tensormap.replace.tile.global_address.global.b1024.b64
