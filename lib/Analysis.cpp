@@ -35,6 +35,12 @@ const char *asyncOpName(AsyncOp Op) {
     return "tcgen05.cp";
   case AsyncOp::TryCancel:
     return "clusterlaunchcontrol.try_cancel";
+  case AsyncOp::Tcgen05Ld:
+    return "tcgen05.ld";
+  case AsyncOp::Tcgen05St:
+    return "tcgen05.st";
+  case AsyncOp::Tcgen05Shift:
+    return "tcgen05.shift";
   case AsyncOp::None:
     break;
   }

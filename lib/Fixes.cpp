@@ -27,7 +27,48 @@ FixPlanner::FixPlanner(ASTContext &Ctx, FenceStyle Style,
     : Ctx(Ctx), SM(Ctx.getSourceManager()), Style(Style),
       Editable(std::move(Editable)) {}
 
+/// The tcgen05 and tensormap fences: raw PTX, <cuda/ptx>, or CUTLASS (whose
+/// own wrappers exist for the tensor-memory waits and tensormap fences; it
+/// has none for tcgen05.fence, so raw PTX there).
+static std::string orderFenceText(FenceStyle S, FixKind K) {
+  bool Ptx = S == FenceStyle::CudaPtx, Cutlass = S == FenceStyle::Cutlass;
+  auto raw = [](const char *Insn) {
+    return "asm volatile(\"" + std::string(Insn) + "\" ::: \"memory\");";
+  };
+  switch (K) {
+  case FixKind::TmemWaitLd:
+    return Ptx       ? "cuda::ptx::tcgen05_wait_ld();"
+           : Cutlass ? "cutlass::arch::fence_view_async_tmem_load();"
+                     : raw("tcgen05.wait::ld.sync.aligned;");
+  case FixKind::TmemWaitSt:
+    return Ptx       ? "cuda::ptx::tcgen05_wait_st();"
+           : Cutlass ? "cutlass::arch::fence_view_async_tmem_store();"
+                     : raw("tcgen05.wait::st.sync.aligned;");
+  case FixKind::TmemFenceBefore:
+    return Ptx ? "cuda::ptx::tcgen05_fence_before_thread_sync();"
+               : raw("tcgen05.fence::before_thread_sync;");
+  case FixKind::TmemFenceAfter:
+    return Ptx ? "cuda::ptx::tcgen05_fence_after_thread_sync();"
+               : raw("tcgen05.fence::after_thread_sync;");
+  case FixKind::TensormapRelease:
+    return Ptx ? "cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_"
+                 "release, cuda::ptx::scope_gpu);"
+           : Cutlass ? "cute::tma_descriptor_fence_release();"
+                     : raw("fence.proxy.tensormap::generic.release.gpu;");
+  case FixKind::TensormapAcquire:
+    return Ptx ? "cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_"
+                 "acquire, cuda::ptx::scope_gpu, {map}, cuda::ptx::n32_t<128>{});"
+           : Cutlass ? "cute::tma_descriptor_fence_acquire({map});"
+                     : "asm volatile(\"fence.proxy.tensormap::generic.acquire."
+                       "gpu [%0], 128;\" :: \"l\"({map}) : \"memory\");";
+  default:
+    return "";
+  }
+}
+
 std::string FixPlanner::fenceText(FenceStyle S, FixKind K) const {
+  if (std::string T = orderFenceText(S, K); !T.empty())
+    return T;
   switch (K) {
   case FixKind::CtaBarrier:
     return "__syncthreads();";
@@ -51,6 +92,8 @@ std::string FixPlanner::fenceText(FenceStyle S, FixKind K) const {
            "asm volatile(\"barrier.cluster.wait.aligned;\" ::: \"memory\");";
   case FixKind::ProxyFence:
     break;
+  default:
+    return "";
   }
   switch (S) {
   case FenceStyle::CudaPtx:
@@ -274,6 +317,15 @@ unsigned FixPlanner::endOffset(const Stmt *S) {
 }
 
 PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+  return planAround(S, Kinds, /*After=*/true);
+}
+
+PlannedFix FixPlanner::planBefore(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
+  return planAround(S, Kinds, /*After=*/false);
+}
+
+PlannedFix FixPlanner::planAround(StmtRef S, llvm::ArrayRef<FixKind> Kinds,
+                                  bool After) {
   PlannedFix P;
   const Stmt *Point = statementOf(S, P.NeedsBraces, P.Reason);
   if (!Point)
@@ -303,6 +355,11 @@ PlannedFix FixPlanner::planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds) {
         P.Includes.push_back(*Inc);
   }
   P.Ok = true;
+  if (!After) {
+    P.At = *Start;
+    P.Before = Point;
+    return P;
+  }
   P.At = SM.getComposedLoc(F, Off);
   P.After = Point;
   return P;
@@ -334,6 +391,14 @@ bool FixPlanner::declared(llvm::ArrayRef<llvm::StringRef> Path) {
 std::optional<std::string> FixPlanner::includeFor(FenceStyle S, FixKind K) {
   switch (K) {
   case FixKind::CtaBarrier:
+    return std::nullopt;
+  case FixKind::TmemWaitLd:
+  case FixKind::TmemWaitSt:
+  case FixKind::TmemFenceBefore:
+  case FixKind::TmemFenceAfter:
+  case FixKind::TensormapRelease:
+  case FixKind::TensormapAcquire:
+    // Spelled only in a library the file already uses (styleAt).
     return std::nullopt;
   case FixKind::InitFence:
     if (S == FenceStyle::CudaPtx &&

@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/FoldingSet.h"
 
 using namespace clang;
@@ -33,7 +34,10 @@ struct Pending {
   unsigned Init; // index into the run's events, or Incoming
   unsigned Flags;
   unsigned Relaxed; // the relaxed arrive that did not publish it, or NoEvent
-  auto key() const { return std::tie(Init, Flags, Relaxed); }
+  /// The init as seen in the function that met Relaxed (where the init fence
+  /// belongs), index into the analyzer's pool; NoEvent while unknown.
+  unsigned FenceAt = NoEvent;
+  auto key() const { return std::tie(Init, Flags, Relaxed, FenceAt); }
   bool operator<(const Pending &O) const { return key() < O.key(); }
   bool operator==(const Pending &O) const { return key() == O.key(); }
 };
@@ -46,9 +50,14 @@ unsigned step(unsigned F, const Event &E, bool Strict) {
   case EffectKind::ClusterArrive:
     return F | (!E.Relaxed || (F & Fenced) ? ArrivedRelease : ArrivedRelaxed);
   case EffectKind::ClusterWait:
-    // A wait completes only the arrives made after the init.
-    if (F & (ArrivedRelease | ArrivedRelaxed))
-      F |= ClusterSynced | CtaSynced | (F & ArrivedRelease ? Published : 0);
+    // A wait completes only the arrives made after the init. A relaxed
+    // arrive orders no memory (PTX ISA, barrier.cluster): with no init fence
+    // before it, the init is visible neither to the other CTAs nor to the
+    // other threads of this one.
+    if (F & ArrivedRelease)
+      F |= ClusterSynced | CtaSynced | Published;
+    else if (F & ArrivedRelaxed)
+      F |= ClusterSynced;
     return F & ~(ArrivedRelease | ArrivedRelaxed);
   case EffectKind::Barrier:
     return E.Scope == BarrierScope::Cta ? F | CtaSynced : F;
@@ -83,6 +92,7 @@ struct MbarrierAnalyzer::Summary {
   struct Outcome {
     unsigned Flags;
     unsigned Relaxed; // index into Events, or NoEvent
+    unsigned FenceAt = NoEvent; // index into the analyzer's pool
   };
   /// States the caller's init leaves the callee in (none: always settled).
   std::vector<Outcome> Exits;
@@ -124,7 +134,7 @@ public:
           return Binds.feasible(Blk, Succ, A.Ctx);
         });
     for (const Pending &P : States[G->getExit().getBlockID()]) {
-      Summary::Outcome O{P.Flags, P.Relaxed};
+      Summary::Outcome O{P.Flags, P.Relaxed, P.FenceAt};
       if (P.Init == Incoming)
         Out.Exits.push_back(O);
       else
@@ -172,8 +182,10 @@ private:
       State Next;
       for (Pending P : St) {
         if (E.Kind == EffectKind::ClusterArrive && E.Relaxed &&
-            !(P.Flags & Fenced) && P.Relaxed == NoEvent)
+            !(P.Flags & Fenced) && P.Relaxed == NoEvent) {
           P.Relaxed = intern(E, Ordinal);
+          P.FenceAt = fenceAt(P.Init);
+        }
         P.Flags = step(P.Flags, E, A.RequireProxyFence);
         if (!done(P.Flags))
           Next.push_back(P);
@@ -185,13 +197,21 @@ private:
     default:
       if (isUse(E))
         for (const Pending &P : St)
-          check(P.Init, P.Flags, P.Relaxed, E);
+          check(P.Init, P.Flags, P.Relaxed, P.FenceAt, E);
       return;
     }
   }
 
+  /// Where the init fence goes for init \p Init, when a relaxed arrive of
+  /// this function meets it: after the init as this function sees it (the
+  /// caller decides for an init of its own).
+  unsigned fenceAt(unsigned Init) {
+    return Init == Incoming ? NoEvent : A.pool(Known[Init]);
+  }
+
   /// A use \p E of a barrier while init \p Init is at \p Flags.
-  void check(unsigned Init, unsigned Flags, unsigned Relaxed, const Event &E) {
+  void check(unsigned Init, unsigned Flags, unsigned Relaxed, unsigned FenceAt,
+             const Event &E) {
     // In a kernel known to run without a cluster, a "remote" use reaches
     // this CTA's own barrier. A use exposed to the caller keeps its kind.
     bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn));
@@ -205,21 +225,23 @@ private:
       auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
                                  unsigned(E.Kind), Flags, Relaxed);
       if (ExposedUses.insert(Key).second)
-        Out.Uses.push_back({E, {Flags, Relaxed}});
+        Out.Uses.push_back({E, {Flags, Relaxed, FenceAt}});
       return;
     }
     const Event &I = Known[Init];
     if (!I.Mbarrier.mayAlias(E.Mbarrier))
       return;
-    std::optional<Event> R;
+    std::optional<Event> R, Fence;
     if (Relaxed != NoEvent)
       R = Known[Relaxed];
+    if (FenceAt != NoEvent)
+      Fence = A.Pool[FenceAt];
     if (Cross)
-      A.addFinding(InitHazard::Cluster, I, E, R, Flags);
+      A.addFinding(InitHazard::Cluster, I, E, R, Fence, Flags);
     if (Cta && !A.sameThread(I.At, E.At))
-      A.addFinding(InitHazard::Cta, I, E, R, Flags);
+      A.addFinding(InitHazard::Cta, I, E, R, Fence, Flags);
     if (Proxy)
-      A.addFinding(InitHazard::ProxyFence, I, E, R, Flags);
+      A.addFinding(InitHazard::ProxyFence, I, E, R, Fence, Flags);
   }
 
   void call(const CallSite &C, State &St) {
@@ -227,25 +249,31 @@ private:
       return K == NoEvent ? NoEvent
                           : intern(A.Events.lift(S.Events[K], C, Fn), K);
     };
+    // A relaxed arrive inside the callee met the caller's init: the fence
+    // goes after the init here.
+    auto outcome = [&](const Summary &S, const Pending &P,
+                       const Summary::Outcome &X) {
+      if (X.Relaxed == NoEvent || P.Relaxed != NoEvent)
+        return Pending{P.Init, X.Flags, P.Relaxed, P.FenceAt};
+      return Pending{P.Init, X.Flags, lifted(S, X.Relaxed), fenceAt(P.Init)};
+    };
     State Next;
     Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
     for (const Pending &P : St) {
       const Summary &S = A.summary(C.Def, P.Flags, Args);
       for (const Summary::Use &U : S.Uses) {
-        unsigned R =
-            U.At.Relaxed == NoEvent ? P.Relaxed : lifted(S, U.At.Relaxed);
-        check(P.Init, U.At.Flags, R, A.Events.lift(U.E, C, Fn));
+        Pending At = outcome(S, P, U.At);
+        check(P.Init, U.At.Flags, At.Relaxed, At.FenceAt,
+              A.Events.lift(U.E, C, Fn));
       }
       for (const Summary::Outcome &X : S.Exits)
-        Next.push_back(
-            {P.Init, X.Flags,
-             X.Relaxed == NoEvent ? P.Relaxed : lifted(S, X.Relaxed)});
+        Next.push_back(outcome(S, P, X));
     }
     const Summary &Own = A.summary(C.Def, NoIncoming, Args);
     Out.ClusterBarrier |= Own.ClusterBarrier;
     for (const Summary::Down &D : Own.Inits)
-      Next.push_back(
-          {lifted(Own, D.Init), D.At.Flags, lifted(Own, D.At.Relaxed)});
+      Next.push_back({lifted(Own, D.Init), D.At.Flags,
+                      lifted(Own, D.At.Relaxed), D.At.FenceAt});
     normalize(Next);
     St.swap(Next);
   }
@@ -303,25 +331,53 @@ bool MbarrierAnalyzer::singleCta(const FunctionDecl *Fn) {
   return Clusters->singleCta(Fn);
 }
 
+std::vector<InitFinding> MbarrierAnalyzer::findings() const {
+  std::vector<InitFinding> Out;
+  for (const InitFinding &F : Findings) {
+    bool Covered = relaxedOnly(F) && llvm::any_of(Findings, [&](const InitFinding &C) {
+      return C.Kind == InitHazard::Cluster && C.Relaxed &&
+             C.Init.At == F.Init.At && C.Init.Loc == F.Init.Loc;
+    });
+    if (!Covered)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
 bool MbarrierAnalyzer::hasClusterBarrier(const FunctionDecl *Fn) {
   return summary(Fn, NoIncoming).ClusterBarrier;
+}
+
+unsigned MbarrierAnalyzer::pool(const Event &E) {
+  auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind));
+  auto [It, New] = PoolIndex.try_emplace(Key, Pool.size());
+  if (New)
+    Pool.push_back(E);
+  return It->second;
 }
 
 void MbarrierAnalyzer::addFinding(InitHazard K, const Event &Init,
                                   const Event &Use,
                                   const std::optional<Event> &Relaxed,
+                                  const std::optional<Event> &FenceAt,
                                   unsigned Flags) {
   auto Key = std::make_tuple(unsigned(K), Init.At.S, Init.Loc.getRawEncoding());
   auto [It, New] = FindingIndex.try_emplace(Key, Findings.size());
   if (New)
     Findings.push_back(InitFinding{K, Init, {}, std::nullopt});
   InitFinding &F = Findings[It->second];
+  if (New) {
+    F.Initialiser = threadsOf(Init.At, "the threads that execute the init");
+    F.User = threadsOf(Use.At, "every thread of the CTA");
+  }
   // One wrapper call may initialise several barriers at one written place.
   F.Init.Mbarrier.merge(Init.Mbarrier);
   F.Fenced &= bool(Flags & Fenced);
   F.ClusterSynced &= bool(Flags & ClusterSynced);
-  if (!F.Relaxed && Relaxed)
+  if (!F.Relaxed && Relaxed) {
     F.Relaxed = Relaxed;
+    F.FenceAt = FenceAt;
+  }
   if (UseKeys.insert({It->second, Use.At.S, Use.Loc.getRawEncoding()}).second)
     F.Uses.push_back(Use);
 }
@@ -341,6 +397,29 @@ static std::vector<const IfStmt *> guardsOf(const Stmt *S,
     if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == S)
       Out.push_back(If);
   return Out;
+}
+
+std::string MbarrierAnalyzer::threadsOf(StmtRef At, llvm::StringRef Otherwise) {
+  if (!At.Fn || !At.Fn->getBody())
+    return Otherwise.str();
+  const ParentMap &PM = parents(At.Fn);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto text = [&](const Stmt *S) {
+    return Lexer::getSourceText(
+               SM.getExpansionRange(S->getSourceRange()),
+               SM, Ctx.getLangOpts())
+        .str();
+  };
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == S)
+      return "the thread(s) where '" + text(If->getCond()) + "'";
+    if (const auto *For = dyn_cast<ForStmt>(P); For && For->getBody() == S)
+      return "the threads of the loop at line " +
+             std::to_string(SM.getExpansionLineNumber(For->getBeginLoc())) +
+             " (each its share)";
+  }
+  return Otherwise.str();
 }
 
 bool MbarrierAnalyzer::sameThread(StmtRef Init, StmtRef Use) {
@@ -401,10 +480,15 @@ struct Anchor {
 /// A fence point: the statement holding an init (or its loop).
 struct FencePoint {
   size_t Finding;
+  const FunctionDecl *Fn; // holding the init (or the call performing it)
   PlannedFix Where;
   std::vector<FixKind> Kinds;
 };
 } // namespace
+
+bool relaxedOnly(const InitFinding &F) {
+  return F.Kind == InitHazard::Cta && F.Relaxed && F.ClusterSynced;
+}
 
 std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
                                    const std::vector<InitFinding> &Findings) {
@@ -434,15 +518,18 @@ std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
   for (size_t I = 0; I < Findings.size(); ++I) {
     const InitFinding &F = Findings[I];
     std::vector<FixKind> Kinds;
-    if (F.Kind == InitHazard::Cluster && (!F.Fenced || F.Relaxed))
+    if ((F.Kind == InitHazard::Cluster && (!F.Fenced || F.Relaxed)) ||
+        relaxedOnly(F))
       Kinds.push_back(FixKind::InitFence);
     if (F.Kind == InitHazard::ProxyFence)
       Kinds.push_back(FixKind::ProxyFence);
     if (Kinds.empty())
       continue;
-    const FunctionDecl *Fn = F.Init.At.Fn;
+    // Before the relaxed arrive: in the function that executes it.
+    const Event &Init = F.Relaxed && F.FenceAt ? *F.FenceAt : F.Init;
+    const FunctionDecl *Fn = Init.At.Fn;
     const ParentMap &PM = Planner.parents(Fn);
-    const Stmt *Point = F.Init.At.S;
+    const Stmt *Point = Init.At.S;
     for (const Stmt *P = PM.getParent(Point); P; P = PM.getParent(P))
       if (isLoop(P) && llvm::none_of(F.Uses, [&](const Event &U) {
             return U.At.Fn == Fn && isInside(U.At.S, P, PM);
@@ -455,12 +542,12 @@ std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
     }
     const Stmt *Block =
         Where.NeedsBraces ? Where.After : PM.getParent(Where.After);
-    Blocks[Block].push_back({I, Where, Kinds});
+    Blocks[Block].push_back({I, Fn, Where, Kinds});
   }
   for (auto &[Block, Points] : Blocks) {
     // One fence after the last init of the block, unless a use of an
     // earlier init comes before that point.
-    const FunctionDecl *Fn = Findings[Points.front().Finding].Init.At.Fn;
+    const FunctionDecl *Fn = Points.front().Fn;
     auto end = [&](const FencePoint &P) { return offsetOf(Fn, P.Where.At); };
     const FencePoint &Last =
         *std::max_element(Points.begin(), Points.end(),
@@ -485,7 +572,7 @@ std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
   for (size_t I = 0; I < Findings.size(); ++I) {
     const InitFinding &F = Findings[I];
     bool Pair = F.Kind == InitHazard::Cluster && !F.ClusterSynced;
-    if (!Pair && F.Kind != InitHazard::Cta)
+    if (!Pair && (F.Kind != InitHazard::Cta || relaxedOnly(F)))
       continue;
     const FunctionDecl *Fn = F.Init.At.Fn;
     if (!Fn->hasAttr<CUDAGlobalAttr>() || !isa<CompoundStmt>(Fn->getBody()))

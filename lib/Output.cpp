@@ -211,21 +211,26 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   return R.finish();
 }
 
+/// A note at an event; inside a callee: where it is written, then the call.
+static void noteEvent(Reporter &R, const SourceManager &SM, const Event &E,
+                      const std::string &Text) {
+  if (!E.Via) {
+    R.note(E.Loc, Text);
+    return;
+  }
+  R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
+  R.note(stmtLoc(SM, E.At),
+         "inside '" + E.Via->getNameAsString() + "', called here");
+}
+
 std::vector<tooling::Diagnostic>
 reportInitFindings(ASTContext &Ctx, const std::vector<InitFinding> &Findings,
                    const std::vector<InitFix> &Fixes, FixPlanner &Planner,
                    llvm::raw_ostream &OS, bool Colors) {
   SourceManager &SM = Ctx.getSourceManager();
   Reporter R(Ctx, OS, Colors);
-  // An event inside a callee: where it is written, then the call.
   auto noteAt = [&](const Event &E, const std::string &Text) {
-    if (!E.Via) {
-      R.note(E.Loc, Text);
-      return;
-    }
-    R.note(E.Loc, Text + ", inside '" + E.Via->getNameAsString() + "'");
-    R.note(stmtLoc(SM, E.At),
-           "inside '" + E.Via->getNameAsString() + "', called here");
+    noteEvent(R, SM, E, Text);
   };
   constexpr size_t MaxUseNotes = 8;
   for (size_t I = 0; I < Findings.size(); ++I) {
@@ -282,6 +287,36 @@ reportClobberFindings(ASTContext &Ctx, const std::vector<ClobberFinding> &Findin
     if (F.Calls.size() > MaxCallNotes)
       R.note(At, "and " + std::to_string(F.Calls.size() - MaxCallNotes) +
                      " more calls of '" + Name + "'");
+  }
+  return R.finish();
+}
+
+std::vector<tooling::Diagnostic>
+reportOrderFindings(ASTContext &Ctx, const std::vector<OrderFinding> &Findings,
+                    const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
+                    llvm::raw_ostream &OS, bool Colors) {
+  SourceManager &SM = Ctx.getSourceManager();
+  Reporter R(Ctx, OS, Colors);
+  auto noteAt = [&](const Event &E, const std::string &Text) {
+    noteEvent(R, SM, E, Text);
+  };
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const OrderFinding &F = Findings[I];
+    SourceLocation WarnLoc = stmtLoc(SM, F.At.At);
+    R.warning(WarnLoc, F.Message, F.Rule->Name);
+    if (F.At.Via)
+      R.note(F.At.Loc, F.At.What + " here, inside '" +
+                           F.At.Via->getNameAsString() + "'");
+    for (const auto &[E, Text] : F.Notes)
+      noteAt(E, Text);
+    const PlannedFix &P = Fixes[I];
+    if (!P.Ok) {
+      R.note(WarnLoc, "no automatic fix: " + P.Reason);
+      continue;
+    }
+    std::string Text = P.FenceText;
+    std::replace(Text.begin(), Text.end(), '\n', ' ');
+    R.fix({P}, {"insert '" + Text + "' here"}, Planner);
   }
   return R.finish();
 }

@@ -486,9 +486,74 @@ std::vector<Effect> classifyWgmma(const Instruction &I) {
   return Out;
 }
 
+std::vector<Effect> sharedEffectsOfTcgen05(const Instruction &I);
+
+/// The tensor-memory side of a tcgen05 instruction (PTX ISA 9.7.16.6: which
+/// are asynchronous, which wait or fence).
+std::vector<Effect> tmemEffects(const Instruction &I) {
+  StringRef What = I.Parts[1];
+  auto access = [&](AsyncOp Op) {
+    Effect E = effect(EffectKind::TmemAccess, -1, Op);
+    E.CrossCta = I.hasPart("cta_group::2");
+    return E;
+  };
+  if (What == "ld")
+    return {access(AsyncOp::Tcgen05Ld)};
+  if (What == "st")
+    return {access(AsyncOp::Tcgen05St)};
+  if (What == "shift")
+    return {access(AsyncOp::Tcgen05Shift)};
+  if (What == "mma")
+    return {access(AsyncOp::Tcgen05Mma)};
+  if (What == "cp")
+    return {access(AsyncOp::Tcgen05Cp)};
+  if (What == "wait::ld")
+    return {effect(EffectKind::TmemWaitLd)};
+  if (What == "wait::st")
+    return {effect(EffectKind::TmemWaitSt)};
+  if (What == "fence::before_thread_sync")
+    return {effect(EffectKind::TmemFenceBefore)};
+  if (What == "fence::after_thread_sync")
+    return {effect(EffectKind::TmemFenceAfter)};
+  if (What == "dealloc") {
+    Effect E = effect(EffectKind::TmemDealloc);
+    E.CrossCta = I.hasPart("cta_group::2");
+    return {E};
+  }
+  return {};
+}
+
 std::vector<Effect> classifyTcgen05(const Instruction &I) {
   if (I.Parts.size() < 2)
     return {};
+  std::vector<Effect> Out = tmemEffects(I);
+  std::vector<Effect> Smem = sharedEffectsOfTcgen05(I);
+  Out.insert(Out.begin(), Smem.begin(), Smem.end());
+  return Out;
+}
+
+/// tensormap.replace / tensormap.cp_fenceproxy, and
+/// fence.proxy.tensormap::generic.{release,acquire} (PTX ISA: tensormap
+/// proxy; membar/fence).
+std::vector<Effect> classifyTensormap(const Instruction &I) {
+  if (I.Parts[0] == "fence") {
+    if (I.hasPart("release"))
+      return {effect(EffectKind::TensormapRelease)};
+    if (I.hasPart("acquire"))
+      return {effect(EffectKind::TensormapAcquire)};
+    return {};
+  }
+  if (I.Parts.size() < 2)
+    return {};
+  if (I.Parts[1] == "replace")
+    return {effect(EffectKind::TensormapWrite)};
+  if (I.Parts[1] == "cp_fenceproxy")
+    return {effect(EffectKind::TensormapWrite),
+            effect(EffectKind::TensormapRelease)};
+  return {};
+}
+
+std::vector<Effect> sharedEffectsOfTcgen05(const Instruction &I) {
   StringRef What = I.Parts[1];
   bool Pair = I.hasPart("cta_group::2");
   if (What == "mma") {
@@ -504,9 +569,13 @@ std::vector<Effect> classifyTcgen05(const Instruction &I) {
   }
   if (What == "cp" && hasOperand(I, 1)) // [taddr], s-desc
     return {effect(EffectKind::AsyncRead, 1, AsyncOp::Tcgen05Cp)};
-  if (What == "commit")
-    return mbarrierOp(I, EffectKind::MbarrierArrive,
-                      Pair || I.hasPart("multicast::cluster"));
+  if (What == "commit") {
+    std::vector<Effect> Out = mbarrierOp(
+        I, EffectKind::MbarrierArrive, Pair || I.hasPart("multicast::cluster"));
+    Out.push_back(effect(EffectKind::TmemCommit));
+    Out.back().CrossCta = Out.front().CrossCta;
+    return Out;
+  }
   return {};
 }
 
@@ -540,6 +609,11 @@ std::vector<Effect> classify(const Instruction &I) {
     return sharedOnlyAccess(I, EffectKind::GenericRead);
   if (Op == "cp")
     return classifyCp(I);
+  if (Op == "fence" && Second == "proxy" && I.Parts.size() > 2 &&
+      I.Parts[2] == "tensormap::generic")
+    return classifyTensormap(I);
+  if (Op == "tensormap")
+    return classifyTensormap(I);
   if (Op == "fence" && Second == "proxy")
     return proxyFence(I, 2);
   if (Op == "fence" && Second == "mbarrier_init")

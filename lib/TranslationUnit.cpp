@@ -330,6 +330,35 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
       R.Suppressed += Verdict == Admit::Suppressed;
     }
 
+  // proxyfence-tcgen05-order and proxyfence-tensormap.
+  std::vector<OrderFinding> OrderFindings;
+  for (const StandaloneRule *Rule : {&Tcgen05OrderRule, &TensormapRule}) {
+    if (llvm::is_contained(Opts.DisabledRules, Rule->Name))
+      continue;
+    for (OrderFinding &F :
+         Rule == &Tcgen05OrderRule
+             ? findTcgen05Order(Ctx, A.events(), RC.Roots)
+             : findTensormapOrder(Ctx, A.events(), RC.Roots)) {
+      SourceLocation At = F.At.At.S->getBeginLoc();
+      if (!Editable(At))
+        continue;
+      Admit Verdict = admit(std::string(Rule->Name) + "|" + placeKey(SM, At) +
+                                "|" + placeKey(SM, F.At.Loc) + "|" + F.Message,
+                            At, Rule->Name);
+      if (Verdict == Admit::Kept)
+        OrderFindings.push_back(std::move(F));
+      R.Suppressed += Verdict == Admit::Suppressed;
+    }
+  }
+  std::stable_sort(OrderFindings.begin(), OrderFindings.end(),
+                   [&SM](const OrderFinding &X, const OrderFinding &Y) {
+                     auto Off = [&SM](const OrderFinding &F) {
+                       return SM.getFileOffset(
+                           SM.getExpansionLoc(F.At.At.S->getBeginLoc()));
+                     };
+                     return Off(X) < Off(Y);
+                   });
+
   FixPlanner Planner(Ctx, Opts.Style, Editable);
   std::vector<PlannedFix> Fixes = Planner.plan(Findings);
   std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
@@ -345,11 +374,18 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   for (tooling::Diagnostic &D :
        reportClobberFindings(Ctx, ClobberFindings, OS, Colors))
     R.Diags.push_back(std::move(D));
+  std::vector<PlannedFix> OrderFixes = planOrderFixes(Planner, OrderFindings);
+  for (tooling::Diagnostic &D : reportOrderFindings(
+           Ctx, OrderFindings, OrderFixes, Planner, OS, Colors))
+    R.Diags.push_back(std::move(D));
   for (const tooling::Diagnostic &D : R.Diags)
     R.Unfixable += D.Message.Fix.empty();
   // All edits at once: insertions at one point are joined in order.
   for (const InitFix &F : InitFixes)
     Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
+  for (const PlannedFix &P : OrderFixes)
+    if (P.Ok)
+      Fixes.push_back(P);
   Planner.addReplacements(Fixes, R.Edits);
   for (const ClobberFinding &F : ClobberFindings)
     if (F.Fix)

@@ -42,6 +42,13 @@ std::string initFindingMessage(const InitFinding &F) {
                  "cluster barrier's arrive";
   }
   case InitHazard::Cta:
+    if (relaxedOnly(F))
+      return B + " is initialised by " + F.Initialiser + " and used by " +
+             F.User +
+             " after only a relaxed cluster barrier: "
+             "barrier.cluster.arrive.relaxed orders no memory, so the "
+             "initialising thread must execute "
+             "fence.mbarrier_init.release.cluster before it arrives";
     return B + " is used by other threads before a CTA-wide barrier "
                "(__syncthreads) makes its initialisation visible to them";
   case InitHazard::ProxyFence:

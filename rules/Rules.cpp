@@ -22,6 +22,8 @@ std::vector<StandaloneRule> allRules() {
     Out.push_back({R->Name, R->Summary});
   Out.push_back(MbarrierInitRule);
   Out.push_back(FenceClobberRule);
+  Out.push_back(Tcgen05OrderRule);
+  Out.push_back(TensormapRule);
   return Out;
 }
 

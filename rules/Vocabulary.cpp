@@ -336,6 +336,16 @@ static std::string formatEffect(const Effect &E) {
     return "mbarrier-wait(" + arg(E.MemOperand) + ")";
   case EffectKind::RegisterFence:
   case EffectKind::MbarrierComplete:
+  case EffectKind::TmemAccess:
+  case EffectKind::TmemWaitLd:
+  case EffectKind::TmemWaitSt:
+  case EffectKind::TmemFenceBefore:
+  case EffectKind::TmemFenceAfter:
+  case EffectKind::TmemCommit:
+  case EffectKind::TmemDealloc:
+  case EffectKind::TensormapWrite:
+  case EffectKind::TensormapRelease:
+  case EffectKind::TensormapAcquire:
     break; // not in the grammar: parseEffects never makes them
   }
   return "";

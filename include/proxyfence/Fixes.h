@@ -24,6 +24,12 @@ enum class FixKind {
   InitFence,      // fence.mbarrier_init.release.cluster
   ClusterBarrier, // barrier.cluster.arrive.relaxed + barrier.cluster.wait
   CtaBarrier,     // __syncthreads()
+  TmemWaitLd,       // tcgen05.wait::ld
+  TmemWaitSt,       // tcgen05.wait::st
+  TmemFenceBefore,  // tcgen05.fence::before_thread_sync
+  TmemFenceAfter,   // tcgen05.fence::after_thread_sync
+  TensormapRelease, // fence.proxy.tensormap::generic.release.gpu
+  TensormapAcquire, // fence.proxy.tensormap::generic.acquire.gpu [{map}], 128
 };
 
 /// The fix for one finding: where the fence goes, or why there is none.
@@ -60,6 +66,8 @@ public:
   /// lone body of if/for/while). With no kinds it only locates that
   /// statement and the insertion point.
   PlannedFix planAfter(StmtRef S, llvm::ArrayRef<FixKind> Kinds);
+  /// The same, right before that statement.
+  PlannedFix planBefore(StmtRef S, llvm::ArrayRef<FixKind> Kinds);
 
   /// Spelling used in the file holding \p Loc.
   FenceStyle styleAt(clang::SourceLocation Loc);
@@ -69,6 +77,8 @@ public:
 private:
   /// The statement of a compound statement (or the sole body of a control
   /// statement) that contains \p S; null when there is none.
+  /// planAfter, or planBefore when !\p After.
+  PlannedFix planAround(StmtRef S, llvm::ArrayRef<FixKind> Kinds, bool After);
   const clang::Stmt *statementOf(StmtRef S, bool &NeedsBraces,
                                  std::string &Reason);
   bool isInside(const clang::Stmt *Inner, const clang::Stmt *Outer,

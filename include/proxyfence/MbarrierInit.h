@@ -46,10 +46,16 @@ struct InitFinding {
   std::vector<Event> Uses;
   /// A relaxed cluster arrive passed with no init fence before it.
   std::optional<Event> Relaxed;
+  /// With Relaxed: the init as the function holding that arrive sees it
+  /// (the init itself, or the call that performs it), where the fence goes.
+  std::optional<Event> FenceAt;
   /// On every reported path: the init fence ran after the init...
   bool Fenced = true;
   /// ... and a cluster arrive + wait followed the init.
   bool ClusterSynced = true;
+  /// Who executes the init and who the first use, for the message:
+  /// "the thread(s) where 'threadIdx.x == 0'", "every thread of the CTA".
+  std::string Initialiser, User;
 };
 
 /// One finding's fix: every edit it needs, or why there is none.
@@ -69,7 +75,9 @@ public:
   /// Analyses \p Fn (a definition) as a root: with nothing incoming.
   void analyze(const clang::FunctionDecl *Fn);
   /// Findings of every function analysed so far, one per hazard and init.
-  const std::vector<InitFinding> &findings() const { return Findings; }
+  /// A CTA finding of an init that also has a cluster finding for a relaxed
+  /// barrier is left out: the one init fence fixes both.
+  std::vector<InitFinding> findings() const;
   /// Whether \p Fn or anything it calls executes a cluster barrier.
   bool hasClusterBarrier(const clang::FunctionDecl *Fn);
 
@@ -80,7 +88,13 @@ private:
   const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
                          const Bindings &B = Bindings());
   void addFinding(InitHazard K, const Event &Init, const Event &Use,
-                  const std::optional<Event> &Relaxed, unsigned Flags);
+                  const std::optional<Event> &Relaxed,
+                  const std::optional<Event> &FenceAt, unsigned Flags);
+  /// Which threads execute \p At, from the `if` or `for` around it;
+  /// \p Otherwise when neither says.
+  std::string threadsOf(StmtRef At, llvm::StringRef Otherwise);
+  /// Index of \p E in Pool: events kept in their own function's terms.
+  unsigned pool(const Event &E);
   /// Whether \p Use is executed only by the thread that executed \p Init:
   /// both in one function, \p Use under (a copy of) the guard of \p Init.
   bool sameThread(StmtRef Init, StmtRef Use);
@@ -100,6 +114,9 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentMaps;
   std::vector<InitFinding> Findings;
+  std::vector<Event> Pool;
+  std::map<std::tuple<const clang::Stmt *, unsigned, unsigned>, unsigned>
+      PoolIndex;
   std::map<std::tuple<unsigned, const clang::Stmt *, unsigned>, size_t>
       FindingIndex;
   std::set<std::tuple<size_t, const clang::Stmt *, unsigned>> UseKeys;
@@ -112,6 +129,10 @@ private:
 /// the init at a statement of the kernel body every thread reaches.
 std::vector<InitFix> planInitFixes(FixPlanner &Planner, MbarrierAnalyzer &A,
                                    const std::vector<InitFinding> &Findings);
+
+/// A CTA finding whose only fault is a relaxed cluster barrier with no init
+/// fence before it: the fence alone fixes it.
+bool relaxedOnly(const InitFinding &F);
 
 /// The warning text of a finding, and the note for one of its uses.
 std::string initFindingMessage(const InitFinding &F);

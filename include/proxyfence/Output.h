@@ -5,6 +5,7 @@
 #include "proxyfence/FenceClobber.h"
 #include "proxyfence/Fixes.h"
 #include "proxyfence/MbarrierInit.h"
+#include "proxyfence/OrderRules.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,6 +34,13 @@ reportClobberFindings(clang::ASTContext &Ctx,
                       llvm::raw_ostream &OS, bool Colors);
 
 /// Writes the YAML that clang-apply-replacements reads.
+/// proxyfence-tcgen05-order and proxyfence-tensormap findings.
+std::vector<clang::tooling::Diagnostic>
+reportOrderFindings(clang::ASTContext &Ctx,
+                    const std::vector<OrderFinding> &Findings,
+                    const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
+                    llvm::raw_ostream &OS, bool Colors);
+
 llvm::Error exportFixes(llvm::StringRef Path,
                         const clang::tooling::TranslationUnitDiagnostics &TUD);
 

@@ -94,6 +94,19 @@ enum class EffectKind {
   RegisterFence,  // wgmma.fence (orders registers, not proxies)
   MbarrierComplete, // st.async/red.async: a store into another CTA's smem
                     // that completes on that CTA's mbarrier
+  // Tensor memory (proxyfence-tcgen05-order).
+  TmemAccess,      // tcgen05.ld/st/mma/cp/shift: asynchronous, Op says which
+  TmemWaitLd,      // tcgen05.wait::ld: this thread's tcgen05.ld completed
+  TmemWaitSt,      // tcgen05.wait::st
+  TmemFenceBefore, // tcgen05.fence::before_thread_sync
+  TmemFenceAfter,  // tcgen05.fence::after_thread_sync
+  TmemCommit,      // tcgen05.commit: tracks prior async tcgen05 ops on an
+                   // mbarrier (also an MbarrierArrive effect)
+  TmemDealloc,     // tcgen05.dealloc (CrossCta with cta_group::2)
+  // Tensor maps (proxyfence-tensormap).
+  TensormapWrite,   // tensormap.replace, tensormap.cp_fenceproxy's copy
+  TensormapRelease, // fence.proxy.tensormap::generic.release, cp_fenceproxy
+  TensormapAcquire, // fence.proxy.tensormap::generic.acquire
 };
 
 /// Which asynchronous operation an AsyncRead/AsyncWrite is.
@@ -108,6 +121,9 @@ enum class AsyncOp {
   Tcgen05Mma,  // tcgen05.mma* (smem operand descriptors)
   Tcgen05Cp,   // tcgen05.cp (smem -> tensor memory)
   TryCancel,   // clusterlaunchcontrol.try_cancel (writes its response to smem)
+  Tcgen05Ld,    // tcgen05.ld (tensor memory -> registers)
+  Tcgen05St,    // tcgen05.st (registers -> tensor memory)
+  Tcgen05Shift, // tcgen05.shift
 };
 
 enum class BarrierScope { Warp, Cta, Named, Cluster };

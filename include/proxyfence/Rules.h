@@ -51,6 +51,8 @@ extern const Rule MmaOperandRule;
 extern const Rule AsyncOverwriteRule;
 extern const StandaloneRule MbarrierInitRule;
 extern const StandaloneRule FenceClobberRule;
+extern const StandaloneRule Tcgen05OrderRule;
+extern const StandaloneRule TensormapRule;
 
 } // namespace proxyfence
 

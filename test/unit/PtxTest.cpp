@@ -48,6 +48,26 @@ const char *kindName(EffectKind K) {
     return "RegisterFence";
   case EffectKind::MbarrierComplete:
     return "MbarrierComplete";
+  case EffectKind::TmemAccess:
+    return "TmemAccess";
+  case EffectKind::TmemWaitLd:
+    return "TmemWaitLd";
+  case EffectKind::TmemWaitSt:
+    return "TmemWaitSt";
+  case EffectKind::TmemFenceBefore:
+    return "TmemFenceBefore";
+  case EffectKind::TmemFenceAfter:
+    return "TmemFenceAfter";
+  case EffectKind::TmemCommit:
+    return "TmemCommit";
+  case EffectKind::TmemDealloc:
+    return "TmemDealloc";
+  case EffectKind::TensormapWrite:
+    return "TensormapWrite";
+  case EffectKind::TensormapRelease:
+    return "TensormapRelease";
+  case EffectKind::TensormapAcquire:
+    return "TensormapAcquire";
   }
   return "?";
 }
@@ -74,6 +94,12 @@ const char *opName(AsyncOp O) {
     return ".Tcgen05Cp";
   case AsyncOp::TryCancel:
     return ".TryCancel";
+  case AsyncOp::Tcgen05Ld:
+    return ".Tcgen05Ld";
+  case AsyncOp::Tcgen05St:
+    return ".Tcgen05St";
+  case AsyncOp::Tcgen05Shift:
+    return ".Tcgen05Shift";
   }
   return "?";
 }
@@ -977,63 +1003,63 @@ TEST(PtxClassify, Tcgen05Mma) {
       // CuTe SM100_MMA_F16BF16_SS: A and B both from shared memory.
       {"{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
        "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p; \n\t}\n",
-       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       // CuTe SM100_MMA_F16BF16_TS: A from tensor memory.
       {"{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t"
        "tcgen05.mma.cta_group::1.kind::f16 [%0], [%1], %2, %3, p; \n\t}\n",
-       "AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       // The pair reads operands in both CTAs.
       {"tcgen05.mma.cta_group::2.kind::tf32 [%0], %1, %2, %3, {%4, %5, %6, "
        "%7, %8, %9, %10, %11}, PRED_enable_input_d, %13;",
-       "AsyncRead.Tcgen05Mma m1 cross; AsyncRead.Tcgen05Mma m2 cross"},
+       "AsyncRead.Tcgen05Mma m1 cross; AsyncRead.Tcgen05Mma m2 cross; TmemAccess.Tcgen05Mma cross"},
       {"tcgen05.mma.cta_group::2.kind::i8 [%0], [%1], %2, %3, p;",
-       "AsyncRead.Tcgen05Mma m2 cross"},
+       "AsyncRead.Tcgen05Mma m2 cross; TmemAccess.Tcgen05Mma cross"},
       {"tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::fill [%0], %1, "
        "%2, %3, PRED_enable_input_d, %5;",
-       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       {"tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use [%0], [%1], "
        "%2, %3, PRED_enable_input_d;",
-       "AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       // .sp keeps A and B at operands 1 and 2; the metadata is in TMEM.
       {"tcgen05.mma.sp.cta_group::1.kind::f16 [%0], %1, %2, [%3], %4, p;",
-       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       {"tcgen05.mma.sp.cta_group::2.kind::f8f6f4 [%0], [%1], %2, [%3], %4, "
        "p;",
-       "AsyncRead.Tcgen05Mma m2 cross"},
+       "AsyncRead.Tcgen05Mma m2 cross; TmemAccess.Tcgen05Mma cross"},
       {"tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X "
        "[%0], %1, %2, %3, [%4], [%5], PRED_enable_input_d;",
-       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m1; AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
   });
 }
 
 TEST(PtxClassify, Tcgen05Others) {
   checkTable({
       // CuTe SM100_UTCCP_128x256b_1cta.
-      {"tcgen05.cp.cta_group::1.128x256b [%0], %1;", "AsyncRead.Tcgen05Cp m1"},
+      {"tcgen05.cp.cta_group::1.128x256b [%0], %1;", "AsyncRead.Tcgen05Cp m1; TmemAccess.Tcgen05Cp"},
       {"tcgen05.cp.cta_group::2.64x128b.warpx2::02_13.b8x16.b6x16_p32 [%0], "
        "%1;",
-       "AsyncRead.Tcgen05Cp m1"},
+       "AsyncRead.Tcgen05Cp m1; TmemAccess.Tcgen05Cp cross"},
       // CUTLASS umma_arrive*.
       {"tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 "
        "[%0];",
-       "MbarrierArrive m0 mb0"},
+       "MbarrierArrive m0 mb0; TmemCommit"},
       {"tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 "
        "[%0];",
-       "MbarrierArrive m0 mb0 cross"},
+       "MbarrierArrive m0 mb0 cross; TmemCommit cross"},
       {"{\n\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster"
        ".multicast::cluster.b64 [%0], %1; \n\t}",
-       "MbarrierArrive m0 mb0 cross"},
+       "MbarrierArrive m0 mb0 cross; TmemCommit cross"},
       {"tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%0];",
-       "MbarrierArrive m0 mb0"},
+       "MbarrierArrive m0 mb0; TmemCommit"},
       {"tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;", ""},
-      {"tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;", ""},
+      {"tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;", "TmemDealloc"},
       {"tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;", ""},
-      {"tcgen05.ld.sync.aligned.32x32b.x4.b32 {%0, %1, %2, %3}, [%4];", ""},
-      {"tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};", ""},
-      {"tcgen05.wait::ld.sync.aligned;", ""},
-      {"tcgen05.fence::before_thread_sync;", ""},
-      {"tcgen05.fence::after_thread_sync;", ""},
-      {"tcgen05.shift.cta_group::1.down [%0];", ""},
+      {"tcgen05.ld.sync.aligned.32x32b.x4.b32 {%0, %1, %2, %3}, [%4];", "TmemAccess.Tcgen05Ld"},
+      {"tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};", "TmemAccess.Tcgen05St"},
+      {"tcgen05.wait::ld.sync.aligned;", "TmemWaitLd"},
+      {"tcgen05.fence::before_thread_sync;", "TmemFenceBefore"},
+      {"tcgen05.fence::after_thread_sync;", "TmemFenceAfter"},
+      {"tcgen05.shift.cta_group::1.down [%0];", "TmemAccess.Tcgen05Shift"},
       {"tcgen05.mmax [%0], %1, %2;", ""},
   });
 }
@@ -1056,8 +1082,9 @@ TEST(PtxClassify, ProxyFences) {
       {"membar.proxy.async.shared::cta;", "ProxyFence shared::cta"},
       // Not proxy fences between the generic and async proxies.
       {"fence.proxy.alias;", ""},
-      {"fence.proxy.tensormap::generic.release.gpu;", ""},
-      {"fence.proxy.tensormap::generic.acquire.gpu [%0], 128;", ""},
+      // The tensormap proxy's own fences (proxyfence-tensormap).
+      {"fence.proxy.tensormap::generic.release.gpu;", "TensormapRelease"},
+      {"fence.proxy.tensormap::generic.acquire.gpu [%0], 128;", "TensormapAcquire"},
       {"fence.acq_rel.cta;", ""},
       {"fence.sc.cluster;", ""},
       {"fence.acquire.sync_restrict::shared::cluster.cluster;", ""},
@@ -1065,7 +1092,7 @@ TEST(PtxClassify, ProxyFences) {
       {"membar.cta;", ""},
       {"tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release"
        ".gpu.sync.aligned [%0], [%1], %2;",
-       ""},
+       "TensormapWrite; TensormapRelease"},
       // Strict about spellings.
       {"fence.proxy.asyncx;", ""},
       {"fence.proxy.async.shared;", ""},
@@ -1238,8 +1265,9 @@ TEST(PtxClassify, UnrelatedInstructions) {
       {"brkpt;", ""},
       {"trap;", ""},
       {"prefetch.tensormap [%0];", ""},
+      // A tensor-map write (proxyfence-tensormap), no proxy effect otherwise.
       {"tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;",
-       ""},
+       "TensormapWrite"},
       {"griddepcontrol.wait;", ""},
       {"nanosleep.u32 %0;", ""},
       {"setmaxnreg.inc.sync.aligned.u32 240;", ""},
@@ -1269,10 +1297,13 @@ TEST(PtxClassify, EmptyOrHandBuiltInstructions) {
   NoOperands.Opcode = "wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16";
   NoOperands.Parts = {"wgmma", "mma_async", "sync", "aligned"};
   EXPECT_TRUE(classify(NoOperands).empty());
+  // No shared-memory operand, but still an operation on tensor memory.
   NoOperands.Parts = {"tcgen05", "mma"};
-  EXPECT_TRUE(classify(NoOperands).empty());
+  EXPECT_EQ(classify(NoOperands).size(), 1u);
+  EXPECT_EQ(classify(NoOperands)[0].Kind, EffectKind::TmemAccess);
   NoOperands.Parts = {"tcgen05", "cp"};
-  EXPECT_TRUE(classify(NoOperands).empty());
+  EXPECT_EQ(classify(NoOperands).size(), 1u);
+  EXPECT_EQ(classify(NoOperands)[0].Kind, EffectKind::TmemAccess);
   NoOperands.Parts = {"st", "shared", "u32"};
   EXPECT_EQ(classify(NoOperands).size(), 1u); // A store without an address.
   EXPECT_EQ(classify(NoOperands)[0].MemOperand, -1);
@@ -1364,12 +1395,12 @@ TEST(PtxClassify, CcclGeneratedHelpers) {
        "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], [%1], %2, %3, "
        "PRED_enable_input_d;\n\t"
        "}",
-       "AsyncRead.Tcgen05Mma m2"},
+       "AsyncRead.Tcgen05Mma m2; TmemAccess.Tcgen05Mma"},
       {"tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64 [%0], %1;",
-       "AsyncRead.Tcgen05Cp m1"},
+       "AsyncRead.Tcgen05Cp m1; TmemAccess.Tcgen05Cp"},
       {"tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster."
        "multicast::cluster.b64 [%0], %1;",
-       "MbarrierArrive m0 mb0 cross"},
+       "MbarrierArrive m0 mb0 cross; TmemCommit cross"},
       {"st.global.L1::evict_last.b32 [%0], %1;", ""},
       {"ld.global.L1::no_allocate.L2::256B.b64 %0, [%1];", ""},
   });

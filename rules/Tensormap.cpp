@@ -1,0 +1,213 @@
+//===- Tensormap.cpp - proxyfence-tensormap -------------------------------===//
+//
+// A tensor map (CUtensorMap) that device code modifies is read by TMA
+// through the tensormap proxy. PTX ISA, "Proxies" in the memory consistency
+// model, tensormap.replace, tensormap.cp_fenceproxy and membar/fence
+// (fence.proxy.tensormap::generic): the writer makes its generic-proxy
+// writes visible with fence.proxy.tensormap::generic.release (or writes the
+// map with tensormap.cp_fenceproxy, which fences), and the thread that hands
+// the map to TMA executes fence.proxy.tensormap::generic.acquire on the
+// map's address before its first use, after whatever synchronisation told
+// it the map is ready.
+//
+// One PathFlow pass per kernel meets each TMA operation and each hand-off
+// with what the path did before it; the last tensor-map write is the mark.
+// Tensor-map addresses are not compared: a kernel that modifies any map is
+// expected to acquire before each TMA use that follows a synchronisation.
+//
+//===----------------------------------------------------------------------===//
+#include "proxyfence/OrderRules.h"
+#include "proxyfence/PathFlow.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include <set>
+#include <tuple>
+
+using namespace clang;
+
+namespace proxyfence {
+
+const StandaloneRule TensormapRule = {
+    "proxyfence-tensormap",
+    "tensor map modified in device code and used by TMA without "
+    "fence.proxy.tensormap::generic.release after the write and "
+    "fence.proxy.tensormap::generic.acquire before the use"};
+
+namespace {
+enum Bit : unsigned {
+  Unreleased = 1, // a tensor-map write since the last release fence
+  Acquired = 2,   // an acquire since the last synchronisation
+  Wrote = 4,      // a tensor-map write since the entry
+};
+
+/// TMA operations that read a tensor map.
+bool usesMap(const Event &E) {
+  return (E.Kind == EffectKind::AsyncRead || E.Kind == EffectKind::AsyncWrite) &&
+         (E.Op == AsyncOp::TensorLoad || E.Op == AsyncOp::TensorStore);
+}
+
+unsigned step(unsigned B, const Event &E) {
+  switch (E.Kind) {
+  case EffectKind::TensormapWrite:
+    return B | Unreleased | Wrote;
+  case EffectKind::TensormapRelease:
+    return B & ~Unreleased;
+  case EffectKind::TensormapAcquire:
+    return B | Acquired;
+  default:
+    return isThreadSync(E) ? B & ~Acquired : B;
+  }
+}
+
+std::string textOf(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Lexer::getSourceText(
+             SM.getExpansionRange(E->getSourceRange()),
+             SM, Ctx.getLangOpts())
+      .str();
+}
+
+bool isMapType(QualType T) {
+  std::string S = T.getCanonicalType().getUnqualifiedType().getAsString();
+  return llvm::StringRef(S).contains("CUtensorMap");
+}
+
+/// The address of the tensor map a TMA statement uses, as source text: an
+/// argument that is (a pointer to) a CUtensorMap, or whose parameter names a
+/// map or descriptor; empty when none is recognised.
+std::string mapAddress(const Stmt *S, const ASTContext &Ctx) {
+  auto fromExpr = [&](const Expr *E) -> std::string {
+    const Expr *Bare = E->IgnoreParenImpCasts();
+    // reinterpret_cast<uint64_t>(&map): the pointer inside.
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare))
+      Bare = Cast->getSubExpr()->IgnoreParenImpCasts();
+    QualType T = Bare->getType();
+    if (T->isPointerType() && isMapType(T->getPointeeType()))
+      return textOf(Bare, Ctx);
+    if (isMapType(T))
+      return "&" + textOf(Bare, Ctx);
+    return "";
+  };
+  auto named = [](llvm::StringRef N) {
+    std::string L = N.lower();
+    return llvm::StringRef(L).contains("map") ||
+           llvm::StringRef(L).contains("desc");
+  };
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+      if (std::string A = fromExpr(Asm->getInputExpr(I)); !A.empty())
+        return A;
+    return "";
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    if (const auto *E = dyn_cast<Expr>(S))
+      Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  if (!Call)
+    return "";
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    if (std::string A = fromExpr(Call->getArg(I)); !A.empty())
+      return A;
+    if (Callee && I < Callee->getNumParams() &&
+        named(Callee->getParamDecl(I)->getName()) &&
+        Call->getArg(I)->getType()->isPointerType())
+      return textOf(Call->getArg(I)->IgnoreParenImpCasts(), Ctx);
+  }
+  return "";
+}
+} // namespace
+
+std::vector<OrderFinding>
+findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
+                   llvm::ArrayRef<const FunctionDecl *> Roots) {
+  PathFlowSpec Spec{step,
+                    [](const Event &E) {
+                      return E.Kind == EffectKind::TensormapWrite;
+                    },
+                    [](const Event &E) {
+                      return usesMap(E) || isThreadHandoff(E) ||
+                             E.Kind == EffectKind::TensormapWrite;
+                    }};
+  PathFlow Flow(Ctx, Events, Spec);
+  std::vector<OrderFinding> Out;
+  std::set<std::tuple<const Stmt *, unsigned, unsigned>> Seen;
+  auto add = [&](OrderFinding F, unsigned Kind) {
+    if (Seen.insert({F.At.At.S, F.At.Loc.getRawEncoding(), Kind}).second) {
+      F.Rule = &TensormapRule;
+      Out.push_back(std::move(F));
+    }
+  };
+  for (const FunctionDecl *Root : Roots) {
+    std::vector<PathHit> Hits = Flow.run(Root);
+    bool Modifies = llvm::any_of(Hits, [](const PathHit &H) {
+      return H.E.Kind == EffectKind::TensormapWrite;
+    });
+    if (!Modifies)
+      continue;
+    bool UsedByTma = llvm::any_of(
+        Hits, [](const PathHit &H) { return usesMap(H.E); });
+    // A write whose own thread's TMA use is reported needs no second
+    // warning at a hand-off: the one release after it fixes both.
+    std::set<const Stmt *> WritesReported;
+    for (const PathHit &H : Hits)
+      if (usesMap(H.E) && (H.Bits & Unreleased) && H.Mark)
+        WritesReported.insert(H.Mark->At.S);
+    for (const PathHit &H : Hits) {
+      if (usesMap(H.E) && (H.Bits & Unreleased)) {
+        OrderFinding F;
+        F.Message = "the " + H.E.What + " reads a tensor map this thread "
+                    "modified, with no fence.proxy.tensormap::generic.release "
+                    "after the write: the tensormap proxy may see the old map";
+        F.At = H.E;
+        if (H.Mark) {
+          F.Notes.push_back({*H.Mark, "the tensor map is modified here; the "
+                                      "release fence goes after it"});
+          F.FixAt = H.Mark->At;
+          F.FixAfter = true;
+        } else {
+          F.FixAt = H.E.At;
+        }
+        F.Kinds = {FixKind::TensormapRelease};
+        add(std::move(F), 0);
+      }
+      if (usesMap(H.E) && !(H.Bits & Acquired)) {
+        OrderFinding F;
+        F.Message = "the " + H.E.What + " uses a tensor map that device code "
+                    "modifies, with no fence.proxy.tensormap::generic.acquire "
+                    "on the map before it";
+        F.At = H.E;
+        F.MapAddress = mapAddress(H.E.At.S, Ctx);
+        if (F.MapAddress.empty())
+          F.NoFix = "the tensor map's address is not recognised at the use";
+        else
+          F.Kinds = {FixKind::TensormapAcquire};
+        F.FixAt = H.E.At;
+        add(std::move(F), 1);
+      }
+      if (isThreadHandoff(H.E) && (H.Bits & Unreleased) && UsedByTma &&
+          !(H.Mark && WritesReported.count(H.Mark->At.S))) {
+        OrderFinding F;
+        F.Message = "a tensor map modified by this thread is handed to other "
+                    "threads here with no fence.proxy.tensormap::generic."
+                    "release after the write";
+        F.At = H.E;
+        if (H.Mark) {
+          F.Notes.push_back({*H.Mark, "the tensor map is modified here"});
+          F.FixAt = H.Mark->At;
+          F.FixAfter = true;
+        } else {
+          F.FixAt = H.E.At;
+        }
+        F.Kinds = {FixKind::TensormapRelease};
+        add(std::move(F), 2);
+      }
+    }
+  }
+  return Out;
+}
+
+} // namespace proxyfence
