@@ -2,6 +2,7 @@
 #include "proxyfence/CompileArgs.h"
 #include "proxyfence/NvccView.h"
 #include "clang/Basic/OffloadArch.h"
+#include "clang/Options/OptionUtils.h"
 #include "clang/Basic/Version.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -88,19 +89,31 @@ std::string targetArch(const std::vector<std::string> &Cmd, StringRef Arch) {
   return A.empty() || !isKnownArch(A) ? "sm_90a" : A;
 }
 
-/// Clang's own headers shipped beside a relocated binary (a static build
-/// copied to a machine without LLVM 22): <bin>/../lib/clang/<major>. Clang
-/// would look for them relative to "clang++", not to this program.
-static std::string bundledResourceDir() {
+/// Clang's own headers: shipped beside a relocated binary (a static build
+/// copied to a machine without LLVM 22), <bin>/../lib/clang/<major>, else
+/// those of the installed clang. Clang would look for them relative to
+/// "clang++", not to this program.
+static std::string clangResourceDir() {
   static const std::string Dir = [] {
     llvm::SmallString<256> P(llvm::sys::path::parent_path(
         llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(
-            nullptr, reinterpret_cast<void *>(&bundledResourceDir)))));
+            nullptr, reinterpret_cast<void *>(&clangResourceDir)))));
     llvm::sys::path::append(P, "lib", "clang", CLANG_VERSION_MAJOR_STRING);
-    llvm::SmallString<256> Wrapper(P);
-    llvm::sys::path::append(Wrapper, "include",
-                            "__clang_cuda_runtime_wrapper.h");
-    return llvm::sys::fs::exists(Wrapper) ? std::string(P) : std::string();
+    auto HasWrapper = [](llvm::StringRef Dir) {
+      llvm::SmallString<256> Wrapper(Dir);
+      llvm::sys::path::append(Wrapper, "include",
+                              "__clang_cuda_runtime_wrapper.h");
+      return llvm::sys::fs::exists(Wrapper);
+    };
+    if (HasWrapper(P))
+      return std::string(P);
+    // Else the headers of the clang this program was built with: left to
+    // itself, the driver would look under "lib/clang" of the working
+    // directory and miss cuda_wrappers/ (the device placement new of
+    // <new>, which cuda::barrier's init uses; <cmath>, <complex>).
+    std::string Installed = clang::GetResourcesPath(
+        PF_LLVM_TOOLS_DIR "/clang");
+    return HasWrapper(Installed) ? Installed : std::string();
   }();
   return Dir;
 }
@@ -226,7 +239,7 @@ std::vector<std::string> deviceCommand(const std::vector<std::string> &Cmd,
   // Cooperative groups offer this_cluster() only to nvcc unless told that
   // the cluster intrinsics exist, which clang's CUDA headers define.
   Out.push_back("-D_CG_CLUSTER_INTRINSICS_AVAILABLE");
-  std::string Resources = bundledResourceDir();
+  std::string Resources = clangResourceDir();
   if (!Resources.empty() &&
       llvm::none_of(Cmd, [](StringRef A) { return A.starts_with("-resource-dir"); }))
     Out.push_back("-resource-dir=" + Resources);
