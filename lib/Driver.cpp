@@ -9,6 +9,7 @@
 #include "proxyfence/NvccView.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
+#include "proxyfence/SemaRecovery.h"
 #include "proxyfence/SourceRecovery.h"
 #include "proxyfence/TranslationUnit.h"
 #include "clang/AST/ASTConsumer.h"
@@ -55,11 +56,14 @@ public:
   /// Offsets of `%` escapes clang rejected in asm strings, by file: those
   /// the source recovery did not see (an asm string spelled in a macro).
   std::map<std::string, std::vector<unsigned>> AsmEscapes;
+  /// Declarations nvcc accepts that clang's Sema rejects: their errors are
+  /// recovered, not counted.
+  SemaRecovery Recovery;
 
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L < DiagnosticsEngine::Error)
+    if (L < DiagnosticsEngine::Error || Recovery.claim(Info))
       return;
     ++Count;
     if (Info.hasSourceManager() && Info.getLocation().isValid())
@@ -91,17 +95,25 @@ struct FileResult : TranslationUnitResult {
   bool Ran = false;   // the AST consumer ran
   unsigned Findings = 0;
   unsigned Repairs = 0; // asm rejections the source recovery repaired
+  unsigned AsmLeft = 0; // asm rejections it saw and could not repair
+  SemaRecoveryCounts SemaRepairs;
 };
 
 class AnalysisConsumer : public ASTConsumer {
 public:
   AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
                    const std::set<std::string> &Reported,
-                   const FrontEndErrors &Errors)
+                   FrontEndErrors &Errors)
       : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
+
+  ASTMutationListener *GetASTMutationListener() override {
+    return &Errors.Recovery;
+  }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     R.Ran = true;
+    Errors.Recovery.finish();
+    R.SemaRepairs = Errors.Recovery.counts();
     static_cast<TranslationUnitResult &>(R) = analyzeTranslationUnit(
         Ctx, Opts, Reported, llvm::outs().has_colors(), Errors.Locations);
     // Findings are counted as reported: one per warning.
@@ -112,19 +124,20 @@ private:
   const DriverOptions &Opts;
   FileResult &R;
   const std::set<std::string> &Reported;
-  const FrontEndErrors &Errors;
+  FrontEndErrors &Errors;
 };
 
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const DriverOptions &Opts, FileResult &R,
                  const std::set<std::string> &Reported,
-                 const FrontEndErrors &Errors)
+                 FrontEndErrors &Errors)
       : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     if (Opts.NvccView)
       undoClangOptOuts(CI.getPreprocessor());
+    Errors.Recovery.attach(CI);
     return std::make_unique<AnalysisConsumer>(Opts, R, Reported, Errors);
   }
 
@@ -132,7 +145,7 @@ private:
   const DriverOptions &Opts;
   FileResult &R;
   const std::set<std::string> &Reported;
-  const FrontEndErrors &Errors;
+  FrontEndErrors &Errors;
 };
 
 /// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
@@ -369,6 +382,7 @@ static bool analyseFile(const DriverOptions &Opts,
       It->second = Text;
   }
   R.Repairs = Recovering->repairs();
+  R.AsmLeft = Recovering->unrepaired();
   return R.Ran;
 }
 
@@ -931,6 +945,17 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         << ", stubs: " << Blind.Stubs.size()
         << ", code dropped by front-end errors: " << Blind.Dropped.size()
         << "; asm rejections repaired for clang: " << Repairs << "\n";
+    SemaRecoveryCounts Sema;
+    unsigned AsmLeft = 0;
+    for (const FileResult &R : Results) {
+      Sema.add(R.SemaRepairs);
+      AsmLeft += R.AsmLeft;
+    }
+    Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
+        << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
+        << " declared with a constructor, " << Sema.Alignas
+        << " under-aligned alignas; asm rejections left unrepaired: "
+        << AsmLeft << "\n";
     Err << "proxyfence: stats: asm in that code:";
     if (Blind.AsmKinds.empty())
       Err << " none";

@@ -413,8 +413,13 @@ RecoveredFile::getBuffer(const llvm::Twine &Name, int64_t FileSize,
   if (Extra.empty() && Text.find("asm") == StringRef::npos)
     return Buf;
   Recovery R = recoverSource(Text, Extra);
-  if (R.Text == Text)
+  if (R.Text == Text) {
+    if (R.Unrepairable) {
+      std::lock_guard<std::mutex> G(FS.Lock);
+      FS.Unrepaired += R.Unrepairable;
+    }
     return Buf;
+  }
   std::string Original = Text.str();
   auto Repaired = llvm::MemoryBuffer::getMemBufferCopy(R.Text, Name);
   FS.noteRepaired(Path, std::move(Original), R);
@@ -443,6 +448,7 @@ void RecoveringFileSystem::noteRepaired(const std::string &Path,
   std::lock_guard<std::mutex> G(Lock);
   Originals.emplace(Path, std::move(Original));
   Repairs += R.Escapes + R.Commas;
+  Unrepaired += R.Unrepairable;
 }
 
 std::map<std::string, std::string> RecoveringFileSystem::originals() const {
@@ -453,6 +459,11 @@ std::map<std::string, std::string> RecoveringFileSystem::originals() const {
 unsigned RecoveringFileSystem::repairs() const {
   std::lock_guard<std::mutex> G(Lock);
   return Repairs;
+}
+
+unsigned RecoveringFileSystem::unrepaired() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Unrepaired;
 }
 
 } // namespace proxyfence

@@ -54,6 +54,8 @@ public:
   /// Original text of each repaired file, by the name it was opened with.
   std::map<std::string, std::string> originals() const;
   unsigned repairs() const;
+  /// Rejections seen and left alone (Recovery::Unrepairable).
+  unsigned unrepaired() const;
 
 private:
   friend class RecoveredFile;
@@ -63,6 +65,7 @@ private:
   std::map<std::string, std::vector<unsigned>> Extra;
   std::map<std::string, std::string> Originals;
   unsigned Repairs = 0;
+  unsigned Unrepaired = 0;
 };
 
 } // namespace proxyfence

@@ -1,0 +1,91 @@
+//===- SemaRecovery.h - declarations nvcc accepts and clang's Sema rejects -===//
+//
+// Two declarations nvcc compiles and clang rejects in semantic analysis,
+// not in the text, so SourceRecovery's text repairs cannot reach them:
+//
+// - A function-scope `__shared__` object whose class has a non-empty
+//   constructor or destructor (cuda::barrier, a struct with default member
+//   initializers), declared without an initializer. nvcc warns (#20054-D)
+//   and runs no constructor; clang errors ("initialization is not supported
+//   for __shared__ variables") and marks the variable invalid, which drops
+//   every statement that uses it, and in a template the whole instantiated
+//   body. Recovered as nvcc compiles it: a valid shared variable with no
+//   initializer. Instantiations are kept from the error (the variable has
+//   automatic storage while clang builds its default initialisation, until
+//   the next variable or the end of its function); declarations parsed
+//   outside templates are made valid again right after the error, before
+//   the next token, so no use of them is lost.
+// - `alignas(N)` weaker than the type's own alignment (`alignas(64)
+//   CUtensorMap`, whose type is aligned to 128): nvcc keeps the type's
+//   alignment, clang errors but keeps the declaration and its uses whole,
+//   so the error is only taken back.
+//
+// With an initializer, or at namespace scope, nvcc rejects a `__shared__`
+// object too, and clang's error stands. Nothing is rewritten in any file:
+// locations and --fix are those of the files on disk.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_SEMARECOVERY_H
+#define PROXYFENCE_SEMARECOVERY_H
+
+#include "clang/AST/ASTMutationListener.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <vector>
+
+namespace clang {
+class CompilerInstance;
+class Diagnostic;
+class VarDecl;
+} // namespace clang
+
+namespace proxyfence {
+
+/// What SemaRecovery recovered.
+struct SemaRecoveryCounts {
+  unsigned SharedObjects = 0; // __shared__ objects kept valid, uninitialised
+  unsigned Alignas = 0;       // under-aligned alignas errors taken back
+
+  void add(const SemaRecoveryCounts &O) {
+    SharedObjects += O.SharedObjects;
+    Alignas += O.Alignas;
+  }
+};
+
+class SemaRecovery : public clang::ASTMutationListener {
+public:
+  /// Hooks into \p CI's preprocessor before parsing. The AST consumer must
+  /// also return this object as its ASTMutationListener.
+  void attach(clang::CompilerInstance &CI);
+
+  /// Whether the front-end error \p Info is one of the rejections above,
+  /// recovered (or about to be, before any later code is parsed): the
+  /// caller then does not count it as an error.
+  bool claim(const clang::Diagnostic &Info);
+
+  /// Completes the pending recoveries; call before reading the AST.
+  void finish();
+
+  const SemaRecoveryCounts &counts() const { return Counts; }
+
+  // Template instantiations (clang::ASTMutationListener).
+  void VariableDefinitionInstantiated(const clang::VarDecl *D) override;
+  void FunctionDefinitionInstantiated(const clang::FunctionDecl *D) override;
+
+private:
+  struct Held {
+    clang::VarDecl *Var;
+    int StorageClass; // clang::StorageClass, to restore
+  };
+  void revalidatePending();
+  void releaseIf(llvm::function_ref<bool(const clang::VarDecl *)> Done);
+  void release(Held H);
+
+  clang::CompilerInstance *CI = nullptr;
+  std::vector<clang::VarDecl *> Invalidated; // parsed, awaiting the next token
+  std::vector<Held> Instantiating;           // kept local while initialised
+  SemaRecoveryCounts Counts;
+};
+
+} // namespace proxyfence
+
+#endif
