@@ -1,9 +1,11 @@
 //===- NvccView.cpp - what nvcc defines that clang does not ----------------===//
 #include "proxyfence/NvccView.h"
 #include "proxyfence/CompileArgs.h"
+#include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -180,6 +182,38 @@ __device__ inline void __nv_atomic_thread_fence(int __o, int = 0) {
 
 #endif // __CUDA_ARCH__
 )";
+}
+
+static constexpr StringRef PredefinesMark = "// proxyfence: the nvcc view\n";
+
+std::string nvccViewPredefines(StringRef CudaPath, StringRef Arch) {
+  std::string Text(PredefinesMark);
+  for (StringRef D : nvccViewDefines(CudaPath, Arch)) {
+    D.consume_front("-D");
+    auto [Name, Value] = D.split('=');
+    if (!D.contains('='))
+      Value = "1"; // as -DNAME
+    Text += ("#ifndef " + Name + "\n#define " + Name + " " + Value +
+             "\n#endif\n")
+                .str();
+  }
+  // The prelude's system_header pragma applies to its own file only.
+  StringRef Prelude = nvccPreludeText();
+  for (StringRef Line : llvm::split(Prelude, '\n'))
+    if (!Line.starts_with("#pragma clang system_header"))
+      Text += (Line + "\n").str();
+  return Text;
+}
+
+bool enterNvccView(clang::Preprocessor &PP, StringRef CudaPath) {
+  if (!PP.getLangOpts().CUDAIsDevice ||
+      StringRef(PP.getPredefines()).contains(PredefinesMark))
+    return false;
+  StringRef Arch = PP.getTargetInfo().getTargetOpts().CPU;
+  PP.setPredefines(PP.getPredefines() + "\n" +
+                   nvccViewPredefines(CudaPath, Arch));
+  undoClangOptOuts(PP);
+  return true;
 }
 
 llvm::ArrayRef<StringRef> clangOptOutMacros() {

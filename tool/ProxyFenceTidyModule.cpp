@@ -5,6 +5,7 @@
 // unit, so findings and fixes are those of the standalone tool.
 //
 //===----------------------------------------------------------------------===//
+#include "proxyfence/NvccView.h"
 #include "proxyfence/Rules.h"
 #include "proxyfence/TranslationUnit.h"
 #include "clang-tidy/ClangTidyCheck.h"
@@ -73,6 +74,14 @@ public:
     return LO.CUDA;
   }
 
+  /// The nvcc view, as the standalone tool parses by default: nvcc's macros
+  /// and the prelude go into the predefines, before the file is read.
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                           Preprocessor *) override {
+    if (Common.get("NvccView", "on") == "on")
+      enterNvccView(*PP, Common.get("CudaPath", PF_DEFAULT_CUDA_PATH));
+  }
+
   void registerMatchers(ast_matchers::MatchFinder *Finder) override {
     Finder->addMatcher(ast_matchers::translationUnitDecl(), this);
   }
@@ -130,6 +139,13 @@ private:
       return std::nullopt;
     }
     O.RequireInitProxyFence = Init == "require";
+    StringRef View = Common.get("NvccView", "on");
+    if (View != "on" && View != "off") {
+      configurationDiag("invalid proxyfence.NvccView '%0' (expected on or off)")
+          << View;
+      return std::nullopt;
+    }
+    O.NvccView = View == "on";
     O.CudaPath = Common.get("CudaPath", PF_DEFAULT_CUDA_PATH).str();
     for (const StandaloneRule &Ru : allRules())
       if (!TidyContext->isCheckEnabled(Ru.Name))

@@ -42,6 +42,16 @@ std::vector<std::string> nvccViewDefines(llvm::StringRef CudaPath,
 llvm::StringRef nvccPreludePath();
 llvm::StringRef nvccPreludeText();
 
+/// The nvcc view as preprocessor text, for a front end whose command line
+/// cannot be changed (the clang-tidy plugin): nvccViewDefines as #define
+/// lines (each unless already defined), then the prelude.
+std::string nvccViewPredefines(llvm::StringRef CudaPath, llvm::StringRef Arch);
+
+/// Adds the nvcc view to \p PP before the main file is entered: the
+/// predefines above for its target GPU, and undoClangOptOuts. Returns false
+/// (and does nothing) for a host-side compilation, or when already added.
+bool enterNvccView(clang::Preprocessor &PP, llvm::StringRef CudaPath);
+
 /// Library macros that announce "the compiler is clang" to switch features
 /// off (CUTLASS_CLANG_CUDA); nvcc never defines them. Whenever the source
 /// defines one, the returned callbacks undefine it again.
