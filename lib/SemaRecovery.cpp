@@ -71,6 +71,8 @@ bool SemaRecovery::claim(const Diagnostic &Info) {
     return false;
   // Sema reports it while the declaration is the newest of its context.
   Sema &S = CI->getSema();
+  if (S.inTemplateInstantiation())
+    return false; // no later token to revalidate it before its uses
   DeclContext *DC = S.CurContext;
   if (!DC || !DC->isFunctionOrMethod())
     return false; // namespace scope: nvcc rejects it as well
@@ -142,8 +144,10 @@ void SemaRecovery::release(Held H) {
   Sema &S = CI->getSema();
   const CXXConstructExpr *Construct = defaultConstruction(V);
   if (!Construct) {
-    // An initializer was written, which nvcc rejects too: clang's verdict.
-    S.CUDA().checkAllowedInitializer(V);
+    // An initializer was written, which nvcc rejects too: clang's verdict
+    // (unless the initializer is already an error of its own).
+    if (!V->isInvalidDecl() && V->getInit() && !V->getInit()->containsErrors())
+      S.CUDA().checkAllowedInitializer(V);
     return;
   }
   if (!clangAccepts(S, V, Construct))
