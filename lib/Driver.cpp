@@ -4,6 +4,9 @@
 #include "proxyfence/CompileArgs.h"
 #include "proxyfence/Config.h"
 #include "proxyfence/Formats.h"
+#include "proxyfence/InputAnalysis.h"
+#include "proxyfence/IsolatedAnalysis.h"
+#include "proxyfence/ResultCache.h"
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
@@ -40,86 +43,6 @@ using namespace clang;
 namespace proxyfence {
 
 namespace {
-
-/// Collects the front end's errors instead of printing them: real kernels
-/// use things clang rejects and nvcc accepts, and the analysis goes on over
-/// the partial AST (as clang-tidy does).
-class FrontEndErrors : public DiagnosticConsumer {
-public:
-  unsigned Count = 0;
-  std::string First;
-  /// Offsets in the main file of `%` escapes clang rejected in asm strings.
-  std::vector<unsigned> AsmEscapes;
-
-  void HandleDiagnostic(DiagnosticsEngine::Level L,
-                        const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L < DiagnosticsEngine::Error)
-      return;
-    ++Count;
-    llvm::SmallString<128> Msg;
-    Info.FormatDiagnostic(Msg);
-    if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
-      const SourceManager &SM = Info.getSourceManager();
-      SourceLocation L = Info.getLocation();
-      if (L.isFileID() && SM.getFileID(L) == SM.getMainFileID())
-        AsmEscapes.push_back(SM.getFileOffset(L));
-    }
-    if (!First.empty())
-      return;
-    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
-        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
-                ":" + std::to_string(P.getColumn()) + ": ";
-    }
-    First += Msg.str();
-  }
-};
-
-/// One input's analysis, as the driver keeps it.
-struct FileResult : TranslationUnitResult {
-  std::string File;
-  bool Ran = false;   // the AST consumer ran
-  unsigned Findings = 0;
-};
-
-class AnalysisConsumer : public ASTConsumer {
-public:
-  AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
-                   const std::set<std::string> &Reported)
-      : Opts(Opts), R(R), Reported(Reported) {}
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    R.Ran = true;
-    static_cast<TranslationUnitResult &>(R) = analyzeTranslationUnit(
-        Ctx, Opts, Reported, llvm::outs().has_colors());
-    // Findings are counted as reported: one per warning.
-    R.Findings = R.Diags.size();
-  }
-
-private:
-  const DriverOptions &Opts;
-  FileResult &R;
-  const std::set<std::string> &Reported;
-};
-
-class AnalysisAction : public ASTFrontendAction {
-public:
-  AnalysisAction(const DriverOptions &Opts, FileResult &R,
-                 const std::set<std::string> &Reported)
-      : Opts(Opts), R(R), Reported(Reported) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 llvm::StringRef) override {
-    return std::make_unique<AnalysisConsumer>(Opts, R, Reported);
-  }
-
-private:
-  const DriverOptions &Opts;
-  FileResult &R;
-  const std::set<std::string> &Reported;
-};
 
 /// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
 /// rewritten), or empty.
@@ -248,43 +171,32 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
   return llvm::Error::success();
 }
 
-/// Makes the relative include paths of a command absolute (against its
-/// -working-directory): headers then get absolute names, so that a header
-/// reached from entries in two directories is one file to the
-/// deduplication and the fixes, and is written where it is.
-static void absoluteIncludePaths(std::vector<std::string> &Args) {
-  std::string WorkDir;
-  for (llvm::StringRef A : Args)
-    if (A.consume_front("-working-directory="))
-      WorkDir = A.str();
-  if (WorkDir.empty())
-    return;
-  auto Fix = [&](std::string &P) {
-    if (P.empty() || llvm::sys::path::is_absolute(P))
-      return;
-    llvm::SmallString<256> Abs(WorkDir);
-    llvm::sys::path::append(Abs, P);
-    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    P = std::string(Abs);
-  };
-  for (size_t I = 1; I < Args.size(); ++I)
-    for (llvm::StringRef Flag :
-         {"-isystem", "-iquote", "-idirafter", "-include", "-I"}) {
-      if (!llvm::StringRef(Args[I]).starts_with(Flag))
-        continue;
-      if (Args[I].size() == Flag.size()) {
-        if (I + 1 < Args.size())
-          Fix(Args[++I]);
-        break;
-      }
-      // Not -include-pch or -isystem-after: another flag.
-      std::string Value = Args[I].substr(Flag.size());
-      if (Value[0] == '-' || Value[0] == '=')
-        continue;
-      Fix(Value);
-      Args[I] = Flag.str() + Value;
-      break;
-    }
+llvm::Error writeNewFile(llvm::StringRef Path, llvm::StringRef Content) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".%%%%%%.tmp";
+  int FD;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
+    return llvm::createStringError(EC, "cannot create a file next to '" +
+                                           Path.str() + "': " + EC.message());
+  llvm::sys::RemoveFileOnSignal(Tmp);
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.flush();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Tmp, Path);
+  if (EC)
+    llvm::sys::fs::remove(Tmp);
+  llvm::sys::DontRemoveFileOnSignal(Tmp);
+  if (EC)
+    return llvm::createStringError(EC, "cannot write '" + Path.str() +
+                                           "': " + EC.message());
+  return llvm::Error::success();
 }
 
 /// Keys the edits of \p R by the file they land in (symlinks resolved), so
@@ -306,74 +218,6 @@ static void keyEditsByRealPath(FileResult &R) {
   }
   R.Edits = std::move(Edits);
   R.Originals = std::move(Originals);
-}
-
-/// Runs the front end and the analysis on one file. \p Patched, when set,
-/// replaces the main file's text (rejected asm escapes doubled).
-static bool analyseFile(const DriverOptions &Opts,
-                        const std::vector<std::string> &Cmd,
-                        llvm::StringRef File, const std::string *Patched,
-                        const std::set<std::string> &Reported, FileResult &R,
-                        FrontEndErrors &Errors) {
-  // A file system of its own: the driver applies the command's
-  // -working-directory to it, which on the shared real one would change the
-  // process's directory (for later relative paths, and for other threads).
-  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::createPhysicalFileSystem());
-  if (Patched) {
-    auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Mem->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(*Patched));
-    Overlay->pushOverlay(Mem);
-  }
-  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
-                                                      Overlay);
-  std::vector<std::string> Args =
-      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath});
-  absoluteIncludePaths(Args);
-  // Front-end errors are collected, not printed: without this the compiler
-  // would still print its own "N errors generated" line.
-  Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
-  tooling::ToolInvocation Inv(Args,
-                              std::make_unique<AnalysisAction>(Opts, R, Reported),
-                              Files.get());
-  Inv.setDiagnosticConsumer(&Errors);
-  Inv.run();
-  return R.Ran;
-}
-
-/// Shifts offsets in the main file back from the patched text (one `%`
-/// inserted before each offset in \p Inserted) to the original.
-static void unpatchOffsets(FileResult &R, llvm::StringRef File,
-                           const std::vector<unsigned> &Inserted) {
-  auto Shift = [&](unsigned Off) {
-    unsigned N = 0;
-    for (unsigned I : Inserted)
-      N += I < Off;
-    return Off - N;
-  };
-  shiftSites(R.Sites, File, Shift);
-  auto It = R.Edits.find(File.str());
-  if (It == R.Edits.end())
-    return;
-  tooling::Replacements Fixed;
-  for (const tooling::Replacement &Rep : It->second)
-    llvm::consumeError(Fixed.add(tooling::Replacement(
-        Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
-        Rep.getReplacementText())));
-  It->second = Fixed;
-  for (tooling::Diagnostic &D : R.Diags) {
-    if (D.Message.FilePath == File)
-      D.Message.FileOffset = Shift(D.Message.FileOffset);
-    auto F = D.Message.Fix.find(File);
-    if (F != D.Message.Fix.end()) {
-      tooling::Replacements Moved;
-      for (const tooling::Replacement &Rep : F->second)
-        llvm::consumeError(Moved.add(tooling::Replacement(
-            Rep.getFilePath(), Shift(Rep.getOffset()), Rep.getLength(),
-            Rep.getReplacementText())));
-      F->second = Moved;
-    }
-  }
 }
 
 std::string absolutePath(llvm::StringRef P) {
@@ -485,6 +329,12 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
       if (!CCs.front().Directory.empty())
         Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
     }
+    if (!Opts.LaunchCommand.empty()) {
+      Cmd = Opts.LaunchCommand;
+      llvm::SmallString<256> Cwd;
+      if (!llvm::sys::fs::current_path(Cwd))
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + Cwd.str().str());
+    }
     Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
     Jobs.push_back({Abs, Cmd});
   }
@@ -492,15 +342,6 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
 }
 
 namespace {
-/// One input analysed: its results and what the front end rejected.
-struct FileOutcome {
-  FileResult R;
-  unsigned Errors = 0; // front-end errors
-  std::string FirstError;
-  /// Parsed well enough to count; otherwise an input error.
-  bool accepted() const { return R.Ran && !(Errors && R.ValidDecls == 0); }
-};
-
 /// "[12/340] file.cu" on one line of stderr while files are analysed, only
 /// on a terminal; erased before anything else is printed.
 class ProgressLine {
@@ -531,52 +372,23 @@ private:
   bool Enabled, Shown = false;
 };
 } // namespace
-
-/// Parses and analyses one input, skipping the findings in \p Reported.
-static FileOutcome analyseInput(const DriverOptions &Opts,
-                                const InputCommand &Job,
-                                const std::set<std::string> &Reported) {
-  const auto &[File, Cmd] = Job;
-  FileOutcome O;
-  FileResult &R = O.R;
-  R.File = File;
-  FrontEndErrors Errors;
-  bool Ran = analyseFile(Opts, Cmd, File, nullptr, Reported, R, Errors);
-  if (Ran && !Errors.AsmEscapes.empty()) {
-    // clang rejects `%laneid` where nvcc accepts it; double the escapes and
-    // analyse again so those asm statements are still read.
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (Buf) {
-      std::string Text = (*Buf)->getBuffer().str();
-      std::vector<unsigned> Offsets = Errors.AsmEscapes;
-      llvm::sort(Offsets);
-      Offsets.erase(std::unique(Offsets.begin(), Offsets.end()), Offsets.end());
-      std::string Patched;
-      size_t Prev = 0;
-      std::vector<unsigned> Inserted;
-      for (unsigned Off : Offsets) {
-        if (Off >= Text.size() || Text[Off] != '%')
-          continue;
-        Patched.append(Text, Prev, Off - Prev);
-        Inserted.push_back(Patched.size());
-        Patched += '%';
-        Prev = Off;
-      }
-      Patched.append(Text, Prev, std::string::npos);
-      FileResult Second;
-      Second.File = File;
-      FrontEndErrors Ignored;
-      if (!Inserted.empty() &&
-          analyseFile(Opts, Cmd, File, &Patched, Reported, Second, Ignored)) {
-        unpatchOffsets(Second, File, Inserted);
-        // Edits must apply to the text on disk, not the patched one.
-        Second.Originals[File] = Text;
-        R = std::move(Second);
-      }
+/// One input analysed within --timeout: in a child process that can be
+/// killed, or with --timeout=0 here. A result cache hit (unless
+/// --no-cache) skips both.
+static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
+                                      const InputCommand &Job,
+                                      const std::set<std::string> &Reported) {
+  static ResultCache Cache;
+  bool Cached = Opts.UseCache && Cache.enabled();
+  if (Cached)
+    if (std::optional<FileOutcome> Hit = Cache.lookup(Opts, Job, Reported)) {
+      Hit->FromCache = true;
+      return std::move(*Hit);
     }
-  }
-  O.Errors = Errors.Count;
-  O.FirstError = Errors.First;
+  FileOutcome O = Opts.Timeout ? analyseInputIsolated(Opts, Job, Reported)
+                               : analyseInput(Opts, Job, Reported);
+  if (Cached)
+    Cache.store(Opts, Job, O);
   return O;
 }
 
@@ -609,6 +421,20 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Inputs.Files = cudaDatabaseFiles(Opts.BuildPath, Why);
     if (!Why.empty())
       return fail(Why);
+  }
+  if (Opts.ShardCount) {
+    // Every N-th input from the K-th: a CI matrix splits a database the
+    // same way on every machine, and the shards' union is the whole.
+    std::vector<std::string> Shard;
+    for (size_t I = Opts.ShardIndex; I < Inputs.Files.size(); I += Opts.ShardCount)
+      Shard.push_back(Inputs.Files[I]);
+    Inputs.Files = std::move(Shard);
+    if (Inputs.Files.empty()) {
+      if (!Opts.Quiet)
+        Err << "proxyfence: 0 findings in 0 files (shard " << Opts.ShardIndex + 1
+            << "/" << Opts.ShardCount << " is empty)\n";
+      return ExitClean;
+    }
   }
   const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
   std::vector<InputCommand> Jobs = inputCommands(Inputs, Why);
@@ -660,7 +486,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
             for (size_t J = 0; J < I; ++J)
               Earlier.insert(FinishedKeys[J].begin(), FinishedKeys[J].end());
           }
-          FileOutcome O = analyseInput(FileOpts[I], Jobs[I], Earlier);
+          FileOutcome O = analyseWithinLimit(FileOpts[I], Jobs[I], Earlier);
           std::lock_guard<std::mutex> G(Progress.Lock);
           if (O.accepted())
             FinishedKeys[I] = O.R.Keys;
@@ -673,7 +499,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 
   std::vector<FileResult> Results(Jobs.size());
   std::set<std::string> Reported; // findingKey of what earlier files reported
-  unsigned InputErrors = 0, Degraded = 0;
+  unsigned InputErrors = 0, Degraded = 0, CacheHits = 0;
   std::vector<std::string> DegradedFiles;
   std::vector<std::pair<std::string, std::string>> Incomplete;
   for (size_t I = 0; I < Jobs.size(); ++I) {
@@ -683,7 +509,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         std::lock_guard<std::mutex> G(Progress.Lock);
         Progress.started(I, Names[I]);
       }
-      O = analyseInput(FileOpts[I], Jobs[I], Reported);
+      O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
     } else {
       {
         std::unique_lock<std::mutex> L(Progress.Lock);
@@ -692,12 +518,19 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       O = std::move(Outcomes[I]);
       if (llvm::any_of(O.R.Keys,
                        [&](const std::string &K) { return Reported.count(K); }))
-        O = analyseInput(FileOpts[I], Jobs[I], Reported);
+        O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
     }
     FileResult &R = Results[I];
     R = std::move(O.R);
+    CacheHits += O.FromCache;
     std::lock_guard<std::mutex> G(Progress.Lock);
     Progress.clear();
+    if (!O.Failure.empty()) {
+      Err << "proxyfence: error: cannot analyse '" << Names[I] << "': "
+          << O.Failure << "\n";
+      ++InputErrors;
+      continue;
+    }
     if (!O.accepted()) {
       Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
           << (O.FirstError.empty() ? "" : ": ") << O.FirstError << "\n";
@@ -711,11 +544,14 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     if (O.Errors) {
       ++Degraded;
       DegradedFiles.push_back(Names[I]);
-      std::string Why = "the clang front end rejected part of this file (" +
-                        std::to_string(O.Errors) + " error" +
-                        (O.Errors == 1 ? "" : "s") + "; first: " +
-                        O.FirstError + "); findings cover what could be "
-                        "analysed";
+      std::string Why =
+          "the clang front end rejected part of this file (" +
+          std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
+          "; first: " + O.FirstError + ")" +
+          (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                                 std::to_string(Opts.MaxErrors)
+                           : std::string()) +
+          "; findings cover what could be analysed";
       if (Opts.Format == OutputFormat::Text)
         Out << Names[I] << ": note: " << Why << " [proxyfence]\n";
       else
@@ -749,7 +585,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   for (FileResult &R : Results) {
     Findings += R.Findings;
     Suppressed += R.Suppressed;
-    if (Opts.Format != OutputFormat::Text)
+    if (Opts.Format != OutputFormat::Text || !Opts.SarifFile.empty())
       Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
     for (tooling::Diagnostic D : R.Diags) {
       std::vector<std::string> Emptied;
@@ -785,9 +621,18 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   }
 
   // Before --fix writes: lines and columns are those of the analysed text.
+  Machine.Texts = Originals;
+  Machine.Incomplete = Incomplete;
+  if (!Opts.SarifFile.empty()) {
+    std::string Log;
+    llvm::raw_string_ostream LogOS(Log);
+    writeSarif(Machine, LogOS);
+    if (llvm::Error E = writeNewFile(Opts.SarifFile, Log)) {
+      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+  }
   if (Opts.Format != OutputFormat::Text) {
-    Machine.Texts = Originals;
-    Machine.Incomplete = std::move(Incomplete);
     if (Opts.Format == OutputFormat::Sarif)
       writeSarif(Machine, Out);
     else
@@ -903,6 +748,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     for (const FileResult &R : Results)
       Total.add(R.Stats);
     printStats(Total, Err);
+    Err << "proxyfence: stats: result cache: " << CacheHits << " of " << Results.size()
+        << " files reused\n";
   }
   if (WriteFailed)
     return ExitInputError;
