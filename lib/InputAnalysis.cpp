@@ -80,8 +80,8 @@ public:
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       if (auto Buf = It->second->getBufferIfLoaded()) {
         llvm::SmallString<256> Path(It->first.getName());
+        // `..` stays: removing it by hand is wrong across symlinks.
         SM.getFileManager().makeAbsolutePath(Path);
-        llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
         R.Inputs.emplace_back(std::string(Path), contentHash(Buf->getBuffer()));
       }
     llvm::sort(R.Inputs);
