@@ -31,10 +31,10 @@ __global__ void __cluster_dims__(2, 1, 1) exchange(int *out) {
   out[blockIdx.x] = 1;
 }
 // CHECK: cutlass-cluster-barrier.cu.tmp.cu:21:7: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there: no fence.mbarrier_init.release.cluster before the relaxed cluster barrier [proxyfence-mbarrier-init]
-// CHECK: mini_cutlass_barrier.h:57:5: note: mbarrier initialised here, inside 'init'
-// CHECK: mini_cutlass_barrier.h:14:3: note: this cluster barrier is relaxed: it publishes the initialisation only after fence.mbarrier_init.release.cluster, inside 'cluster_arrive_relaxed'
+// CHECK: mini_cutlass_barrier.h:74:5: note: mbarrier initialised here, inside 'init'
+// CHECK: mini_cutlass_barrier.h:15:3: note: this cluster barrier is relaxed: it publishes the initialisation only after fence.mbarrier_init.release.cluster, inside 'cluster_arrive_relaxed'
 // CHECK: cutlass-cluster-barrier.cu.tmp.cu:23:3: note: inside 'cluster_arrive_relaxed', called here
-// CHECK: mini_cutlass_barrier.h:79:5: note: used by another CTA of the cluster here (mbarrier.arrive.shared::cluster), inside 'arrive'
+// CHECK: mini_cutlass_barrier.h:104:5: note: used by another CTA of the cluster here (mbarrier.arrive.shared::cluster), inside 'arrive'
 // CHECK: cutlass-cluster-barrier.cu.tmp.cu:28:7: note: inside 'arrive', called here
 // CHECK: cutlass-cluster-barrier.cu.tmp.cu:21:24: note: insert 'cutlass::arch::fence_barrier_init();' here
 // CHECK: proxyfence: 1 finding in 1 file

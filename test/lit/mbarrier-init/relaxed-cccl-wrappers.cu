@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(NumThreads) scan_like(int *out) {
 }
 
 template __global__ void scan_like<128>(int *);
-// CHECK: relaxed-cccl-wrappers.cu.tmp.cu:45:3: warning: an mbarrier is initialised by the threads that execute the init and used by the thread(s) where 'warp == 1 && threadIdx.x % 32 == 0' after only a relaxed cluster barrier: barrier.cluster.arrive.relaxed orders no memory, so the initialising thread must execute fence.mbarrier_init.release.cluster before it arrives [proxyfence-mbarrier-init]
+// CHECK: relaxed-cccl-wrappers.cu.tmp.cu:45:3: warning: mbarrier 'ready' or 'done' is initialised by the threads that execute the init and used by the thread(s) where 'warp == 1 && threadIdx.x % 32 == 0' after only a relaxed cluster barrier: barrier.cluster.arrive.relaxed orders no memory, so the initialising thread must execute fence.mbarrier_init.release.cluster before it arrives [proxyfence-mbarrier-init]
 // CHECK: note: mbarrier initialised here, inside 'mbarrier_init'
 // CHECK: note: this cluster barrier is relaxed: it publishes the initialisation only after fence.mbarrier_init.release.cluster, inside '__cluster_barrier_arrive_relaxed'
 // CHECK: note: used by other threads here (mbarrier.arrive.shared), inside 'mbarrier_arrive'

@@ -106,7 +106,7 @@ __global__ void cute_disjoint(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
 // CHECK: :27:3: note: this barrier orders threads, not proxies; insert the fence before it
 // CHECK: :27:3: note: insert 'cutlass::arch::fence_view_async_shared();' here
 // CHECK: cute-gmma.cu.tmp.cu:64:3: warning: wgmma reads shared memory 'sB' as an operand, written through the generic proxy with no fence.proxy.async on the path (wgmma.fence orders registers, not shared memory) [proxyfence-mma-operand]
-// CHECK: mini_cute.h:119:5: note: wgmma issued here, inside 'fma'
+// CHECK: mini_cute.h:122:5: note: wgmma issued here, inside 'fma'
 // CHECK-NOT: sA_stage
 // CHECK: :53:5: note: generic-proxy write to 'sB' here
 // CHECK-NOT: sA_stage

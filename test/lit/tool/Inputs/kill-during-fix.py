@@ -22,7 +22,8 @@ import time
 
 HEADER = """#pragma once
 #include <cuda.h>
-__device__ inline void store{n}(const CUtensorMap *tmap, float *tile, float v) {{
+__device__ inline void store{n}(const CUtensorMap *tmap, float v) {{
+  __shared__ alignas(128) float tile[256];
   tile[threadIdx.x] = v + {n};
   __syncthreads();
   if (threadIdx.x == 0)
