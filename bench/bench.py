@@ -232,7 +232,7 @@ def jobs_scaling(tool, tmp, reps, count):
         json.dump(entries, f)
     times = {}
     for jobs in (1, 2):
-        wall, _, rc = best_of([tool, "--quiet", "-p", src, "-j", str(jobs)], reps)
+        wall, _, rc = best_of([tool, "--quiet", "--no-cache", "-p", src, "-j", str(jobs)], reps)
         if rc == 2:
             return None
         times[jobs] = wall
@@ -274,7 +274,7 @@ def main():
             except subprocess.CalledProcessError:
                 continue
             ct, cm, crc = best_of(clang, args.reps)
-            tt, tm, trc = best_of([args.tool, "--quiet", path], args.reps)
+            tt, tm, trc = best_of([args.tool, "--quiet", "--no-cache", path], args.reps)
             if trc == 2:
                 continue  # inputs that are bad on purpose
             ratio = tt / ct

@@ -469,6 +469,76 @@ private:
       WaitAsyncSeen;
 };
 
+namespace {
+/// A key of what an alias set designates relative to the function: the
+/// parameters, `*this` or named objects, and which bytes of them.
+void shapeOf(const AliasSet &S, std::string &Out) {
+  Out += S.isUnknown() ? "{?" : "{";
+  for (const MemRoot &R : S.roots())
+    Out += std::to_string(R.Kind) + "/" + std::to_string(R.ParamIndex) + "/" +
+           std::to_string(R.ByRef) + "/" +
+           (R.Kind == MemRoot::SharedVar
+                ? std::to_string(reinterpret_cast<uintptr_t>(R.Var))
+                : std::string()) +
+           "/" +
+           std::to_string(R.Begin) + "/" + std::to_string(R.End) + "/" +
+           std::to_string(R.Placed) + std::to_string(R.Carved) + ";";
+  Out += "}";
+}
+
+/// An event's key: its kind and, for async operations, the rules it
+/// completes (a TMA store and a TMA reduce-add read their source alike).
+void shapeOf(const Event &E, llvm::ArrayRef<const Rule *> Rules,
+             std::string &Out) {
+  Out += std::to_string(unsigned(E.Kind)) + ":";
+  if (E.Kind == EffectKind::AsyncRead || E.Kind == EffectKind::AsyncWrite) {
+    for (const Rule *R : Rules)
+      Out += R->MatchesAsync(E) ? "1" : "0";
+  } else {
+    Out += std::to_string(unsigned(E.Op));
+  }
+  Out += ":" +
+         std::to_string(E.ExplicitShared) + std::to_string(E.Relaxed) +
+         std::to_string(E.ArriveOnly);
+  shapeOf(E.Mem, Out);
+  shapeOf(E.Mbarrier, Out);
+  Out += ",";
+}
+
+/// What a summary exports, without the places: two functions with equal
+/// keys look the same to their callers (the two classes a
+/// `conditional_t<C, A, B>` chooses from, overloads of one store helper).
+std::string effectShape(const Summary &S, llvm::ArrayRef<const Rule *> Rules) {
+  std::string Out;
+  for (const Summary::ExposedAsync &A : S.UpwardAsync) {
+    Out += A.AfterBarrier ? "a!" : "a";
+    shapeOf(A.E, Rules, Out);
+  }
+  for (const Summary::ExposedAccess &A : S.DownwardAccesses) {
+    Out += A.Handoff.S ? "d!" : "d";
+    shapeOf(A.E, Rules, Out);
+  }
+  for (const Event &E : S.Arrives) {
+    Out += "r";
+    shapeOf(E, Rules, Out);
+  }
+  for (const Event &E : S.ExitWaits) {
+    Out += "w";
+    shapeOf(E, Rules, Out);
+  }
+  for (const Finding &F : S.Deferred) {
+    Out += std::string("f") + F.R->Name;
+    shapeOf(F.Access, Rules, Out);
+    shapeOf(F.Async, Rules, Out);
+  }
+  Out += "|" + std::to_string(S.RoleArrives.size()) + "/" +
+         std::to_string(S.RoleWaits.size()) + "/" +
+         std::to_string(S.IncomingSurvives) +
+         std::to_string(S.IncomingCrossesBarrier);
+  return Out;
+}
+} // namespace
+
 Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
       Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
@@ -479,6 +549,10 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
            S.RoleArrives.empty() && S.RoleWaits.empty() &&
            S.IncomingSurvives && !S.IncomingCrossesBarrier;
   });
+  Events.setEffectShape(
+      [this](const FunctionDecl *Def) {
+        return effectShape(analyze(Def), this->Rules);
+      });
 }
 
 const AnalysisStats &Analyzer::stats() {

@@ -20,6 +20,68 @@ bool takesArgs(const FunctionDecl *FD, unsigned Args) {
     return P->isParameterPack();
   });
 }
+/// Adds \p ND to the candidates when it can take the call: its arguments
+/// and \p ExplicitArgs explicit template arguments (-1: none written).
+void addCandidate(DependentCallee &R, const NamedDecl *ND, const CallExpr *Call,
+                  int ExplicitArgs) {
+  ND = ND->getUnderlyingDecl();
+  const auto *Template = dyn_cast<FunctionTemplateDecl>(ND);
+  const FunctionDecl *FD =
+      Template ? Template->getTemplatedDecl() : dyn_cast<FunctionDecl>(ND);
+  if (!FD)
+    return;
+  if (ExplicitArgs >= 0) {
+    if (!Template)
+      return;
+    const TemplateParameterList *Params = Template->getTemplateParameters();
+    if (unsigned(ExplicitArgs) > Params->size() && !Params->hasParameterPack())
+      return;
+  }
+  unsigned Args = Call->getNumArgs();
+  // An operator that is a member takes its left operand as the object.
+  if (isa<CXXOperatorCallExpr>(Call) && Args)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance())
+      --Args;
+  if (!takesArgs(FD, Args))
+    return;
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  if (llvm::none_of(R.Viable, [&](const FunctionDecl *V) {
+        return V->getCanonicalDecl() == Canon;
+      }))
+    R.Viable.push_back(FD);
+}
+
+/// The classes a qualifier `conditional_t<C, A, B>` (std, cuda::std, cute;
+/// also `conditional<C, A, B>::type`) may name when C depends on template
+/// parameters: A and B, each a class the pattern already knows.
+llvm::SmallVector<const CXXRecordDecl *, 2>
+conditionalChoices(NestedNameSpecifier Q) {
+  llvm::SmallVector<const CXXRecordDecl *, 2> Out;
+  if (Q.getKind() != NestedNameSpecifier::Kind::Type)
+    return Out;
+  const Type *T = Q.getAsType();
+  // `typename conditional<C, A, B>::type`: the specialisation is the prefix.
+  if (const auto *DN = T->getAs<DependentNameType>();
+      DN && DN->getIdentifier() && DN->getIdentifier()->getName() == "type" &&
+      DN->getQualifier().getKind() == NestedNameSpecifier::Kind::Type)
+    T = DN->getQualifier().getAsType();
+  const auto *TST = T->getAs<TemplateSpecializationType>();
+  const TemplateDecl *TD =
+      TST ? TST->getTemplateName().getAsTemplateDecl() : nullptr;
+  if (!TD || (TD->getName() != "conditional_t" &&
+              TD->getName() != "conditional") ||
+      TST->template_arguments().size() != 3)
+    return Out;
+  for (const TemplateArgument &A : TST->template_arguments().drop_front()) {
+    if (A.getKind() != TemplateArgument::Type || A.getAsType()->isDependentType())
+      return {};
+    const CXXRecordDecl *RD = A.getAsType()->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition())
+      return {};
+    Out.push_back(RD->getDefinition());
+  }
+  return Out;
+}
 } // namespace
 
 DependentCallee dependentCallee(const CallExpr *Call) {
@@ -27,6 +89,16 @@ DependentCallee dependentCallee(const CallExpr *Call) {
   if (Call->getDirectCallee() || !Call->getCallee())
     return R;
   const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Q = dyn_cast<DependentScopeDeclRefExpr>(Callee)) {
+    // `Op::copy(...)` with `using Op = conditional_t<C, A, B>`: A's or B's.
+    R.Dependent = true;
+    for (const CXXRecordDecl *RD : conditionalChoices(Q->getQualifier()))
+      for (const NamedDecl *ND : RD->lookup(Q->getDeclName()))
+        addCandidate(R, ND, Call,
+                     Q->hasExplicitTemplateArgs() ? int(Q->getNumTemplateArgs())
+                                                  : -1);
+    return R;
+  }
   const auto *Lookup = dyn_cast<OverloadExpr>(Callee);
   if (!Lookup) {
     // `op(x)` with `Op op`, `t.f()` with `T t`, `T::f()`: nothing known.
@@ -36,34 +108,11 @@ DependentCallee dependentCallee(const CallExpr *Call) {
     return R;
   }
   R.Dependent = true;
-  for (const NamedDecl *ND : Lookup->decls()) {
-    ND = ND->getUnderlyingDecl();
-    const auto *Template = dyn_cast<FunctionTemplateDecl>(ND);
-    const FunctionDecl *FD =
-        Template ? Template->getTemplatedDecl() : dyn_cast<FunctionDecl>(ND);
-    if (!FD)
-      continue;
-    if (Lookup->hasExplicitTemplateArgs()) {
-      if (!Template)
-        continue;
-      const TemplateParameterList *Params = Template->getTemplateParameters();
-      if (Lookup->getNumTemplateArgs() > Params->size() &&
-          !Params->hasParameterPack())
-        continue;
-    }
-    unsigned Args = Call->getNumArgs();
-    // An operator that is a member takes its left operand as the object.
-    if (isa<CXXOperatorCallExpr>(Call) && Args)
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance())
-        --Args;
-    if (!takesArgs(FD, Args))
-      continue;
-    const FunctionDecl *Canon = FD->getCanonicalDecl();
-    if (llvm::none_of(R.Viable, [&](const FunctionDecl *V) {
-          return V->getCanonicalDecl() == Canon;
-        }))
-      R.Viable.push_back(FD);
-  }
+  for (const NamedDecl *ND : Lookup->decls())
+    addCandidate(R, ND, Call,
+                 Lookup->hasExplicitTemplateArgs()
+                     ? int(Lookup->getNumTemplateArgs())
+                     : -1);
   return R;
 }
 

@@ -5,12 +5,12 @@
 #include "proxyfence/Config.h"
 #include "proxyfence/Formats.h"
 #include "proxyfence/HeaderTU.h"
+#include "proxyfence/InputAnalysis.h"
+#include "proxyfence/IsolatedAnalysis.h"
+#include "proxyfence/ResultCache.h"
 #include "proxyfence/MbarrierInit.h"
-#include "proxyfence/NvccView.h"
 #include "proxyfence/Output.h"
 #include "proxyfence/Rules.h"
-#include "proxyfence/SemaRecovery.h"
-#include "proxyfence/SourceRecovery.h"
 #include "proxyfence/TranslationUnit.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -44,109 +44,6 @@ using namespace clang;
 namespace proxyfence {
 
 namespace {
-
-/// Collects the front end's errors instead of printing them: real kernels
-/// use things clang rejects and nvcc accepts, and the analysis goes on over
-/// the partial AST (as clang-tidy does).
-class FrontEndErrors : public DiagnosticConsumer {
-public:
-  unsigned Count = 0;
-  std::string First;
-  std::vector<SourceLocation> Locations; // of the errors, while parsing
-  /// Offsets of `%` escapes clang rejected in asm strings, by file: those
-  /// the source recovery did not see (an asm string spelled in a macro).
-  std::map<std::string, std::vector<unsigned>> AsmEscapes;
-  /// Declarations nvcc accepts that clang's Sema rejects: their errors are
-  /// recovered, not counted.
-  SemaRecovery Recovery;
-
-  void HandleDiagnostic(DiagnosticsEngine::Level L,
-                        const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(L, Info);
-    if (L < DiagnosticsEngine::Error || Recovery.claim(Info))
-      return;
-    ++Count;
-    if (Info.hasSourceManager() && Info.getLocation().isValid())
-      Locations.push_back(Info.getLocation());
-    llvm::SmallString<128> Msg;
-    Info.FormatDiagnostic(Msg);
-    if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
-      const SourceManager &SM = Info.getSourceManager();
-      SourceLocation L = SM.getSpellingLoc(Info.getLocation());
-      if (L.isValid() && L.isFileID() && !SM.getFilename(L).empty())
-        AsmEscapes[SM.getFilename(L).str()].push_back(SM.getFileOffset(L));
-    }
-    if (!First.empty())
-      return;
-    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
-        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
-                ":" + std::to_string(P.getColumn()) + ": ";
-    }
-    First += Msg.str();
-  }
-};
-
-/// One input's analysis, as the driver keeps it.
-struct FileResult : TranslationUnitResult {
-  std::string File;
-  bool Ran = false;   // the AST consumer ran
-  unsigned Findings = 0;
-  unsigned Repairs = 0; // asm rejections the source recovery repaired
-  unsigned AsmLeft = 0; // asm rejections it saw and could not repair
-  SemaRecoveryCounts SemaRepairs;
-};
-
-class AnalysisConsumer : public ASTConsumer {
-public:
-  AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
-                   const std::set<std::string> &Reported,
-                   FrontEndErrors &Errors)
-      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
-
-  ASTMutationListener *GetASTMutationListener() override {
-    return &Errors.Recovery;
-  }
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    R.Ran = true;
-    Errors.Recovery.finish();
-    R.SemaRepairs = Errors.Recovery.counts();
-    static_cast<TranslationUnitResult &>(R) = analyzeTranslationUnit(
-        Ctx, Opts, Reported, llvm::outs().has_colors(), Errors.Locations);
-    // Findings are counted as reported: one per warning.
-    R.Findings = R.Diags.size();
-  }
-
-private:
-  const DriverOptions &Opts;
-  FileResult &R;
-  const std::set<std::string> &Reported;
-  FrontEndErrors &Errors;
-};
-
-class AnalysisAction : public ASTFrontendAction {
-public:
-  AnalysisAction(const DriverOptions &Opts, FileResult &R,
-                 const std::set<std::string> &Reported,
-                 FrontEndErrors &Errors)
-      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef) override {
-    if (Opts.NvccView)
-      undoClangOptOuts(CI.getPreprocessor());
-    Errors.Recovery.attach(CI);
-    return std::make_unique<AnalysisConsumer>(Opts, R, Reported, Errors);
-  }
-
-private:
-  const DriverOptions &Opts;
-  FileResult &R;
-  const std::set<std::string> &Reported;
-  FrontEndErrors &Errors;
-};
 
 /// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
 /// rewritten), or empty.
@@ -275,43 +172,32 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
   return llvm::Error::success();
 }
 
-/// Makes the relative include paths of a command absolute (against its
-/// -working-directory): headers then get absolute names, so that a header
-/// reached from entries in two directories is one file to the
-/// deduplication and the fixes, and is written where it is.
-static void absoluteIncludePaths(std::vector<std::string> &Args) {
-  std::string WorkDir;
-  for (llvm::StringRef A : Args)
-    if (A.consume_front("-working-directory="))
-      WorkDir = A.str();
-  if (WorkDir.empty())
-    return;
-  auto Fix = [&](std::string &P) {
-    if (P.empty() || llvm::sys::path::is_absolute(P))
-      return;
-    llvm::SmallString<256> Abs(WorkDir);
-    llvm::sys::path::append(Abs, P);
-    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    P = std::string(Abs);
-  };
-  for (size_t I = 1; I < Args.size(); ++I)
-    for (llvm::StringRef Flag :
-         {"-isystem", "-iquote", "-idirafter", "-include", "-I"}) {
-      if (!llvm::StringRef(Args[I]).starts_with(Flag))
-        continue;
-      if (Args[I].size() == Flag.size()) {
-        if (I + 1 < Args.size())
-          Fix(Args[++I]);
-        break;
-      }
-      // Not -include-pch or -isystem-after: another flag.
-      std::string Value = Args[I].substr(Flag.size());
-      if (Value[0] == '-' || Value[0] == '=')
-        continue;
-      Fix(Value);
-      Args[I] = Flag.str() + Value;
-      break;
-    }
+llvm::Error writeNewFile(llvm::StringRef Path, llvm::StringRef Content) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".%%%%%%.tmp";
+  int FD;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
+    return llvm::createStringError(EC, "cannot create a file next to '" +
+                                           Path.str() + "': " + EC.message());
+  llvm::sys::RemoveFileOnSignal(Tmp);
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.flush();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Tmp, Path);
+  if (EC)
+    llvm::sys::fs::remove(Tmp);
+  llvm::sys::DontRemoveFileOnSignal(Tmp);
+  if (EC)
+    return llvm::createStringError(EC, "cannot write '" + Path.str() +
+                                           "': " + EC.message());
+  return llvm::Error::success();
 }
 
 /// Keys the edits of \p R by the file they land in (symlinks resolved), so
@@ -333,57 +219,6 @@ static void keyEditsByRealPath(FileResult &R) {
   }
   R.Edits = std::move(Edits);
   R.Originals = std::move(Originals);
-}
-
-/// Runs the front end and the analysis on one file. Every file is read
-/// through the source recovery (SourceRecovery.h); \p Escapes adds `%`
-/// offsets an earlier run's front end rejected. The results name the files'
-/// texts on disk, which the recovery's edits leave the same length.
-static bool analyseFile(const DriverOptions &Opts,
-                        const std::vector<std::string> &Cmd,
-                        llvm::StringRef File,
-                        const std::map<std::string, std::vector<unsigned>> &Escapes,
-                        const std::set<std::string> &Reported, FileResult &R,
-                        FrontEndErrors &Errors) {
-  // A file system of its own: the driver applies the command's
-  // -working-directory to it, which on the shared real one would change the
-  // process's directory (for later relative paths, and for other threads).
-  auto Recovering = llvm::makeIntrusiveRefCnt<RecoveringFileSystem>(
-      llvm::vfs::createPhysicalFileSystem());
-  for (const auto &[Path, Offsets] : Escapes)
-    Recovering->addEscapes(Path, Offsets);
-  auto Overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recovering);
-  // The nvcc view's prelude exists only here, never on disk.
-  if (Opts.NvccView) {
-    auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    Mem->addFile(nvccPreludePath(), 0,
-                 llvm::MemoryBuffer::getMemBuffer(nvccPreludeText()));
-    Overlay->pushOverlay(Mem);
-  }
-  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
-                                                      Overlay);
-  std::vector<std::string> Args =
-      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath, Opts.NvccView});
-  absoluteIncludePaths(Args);
-  // Front-end errors are collected, not printed: without this the compiler
-  // would still print its own "N errors generated" line.
-  Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
-  tooling::ToolInvocation Inv(Args,
-                              std::make_unique<AnalysisAction>(Opts, R, Reported,
-                                                               Errors),
-                              Files.get());
-  Inv.setDiagnosticConsumer(&Errors);
-  Inv.run();
-  // Edits and reports apply to the bytes on disk.
-  for (auto &[Path, Text] : Recovering->originals()) {
-    auto It = R.Originals.find(Path);
-    if (It != R.Originals.end())
-      It->second = Text;
-  }
-  R.Repairs = Recovering->repairs();
-  R.AsmLeft = Recovering->unrepaired();
-  return R.Ran;
 }
 
 std::string absolutePath(llvm::StringRef P) {
@@ -512,6 +347,12 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
     } else if (Headers) {
       Headers->emplace_back();
     }
+    if (!Opts.LaunchCommand.empty()) {
+      Cmd = Opts.LaunchCommand;
+      llvm::SmallString<256> Cwd;
+      if (!llvm::sys::fs::current_path(Cwd))
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + Cwd.str().str());
+    }
     Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
     Jobs.push_back({Abs, Cmd});
   }
@@ -519,15 +360,6 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
 }
 
 namespace {
-/// One input analysed: its results and what the front end rejected.
-struct FileOutcome {
-  FileResult R;
-  unsigned Errors = 0; // front-end errors
-  std::string FirstError;
-  /// Parsed well enough to count; otherwise an input error.
-  bool accepted() const { return R.Ran && !(Errors && R.ValidDecls == 0); }
-};
-
 /// "[12/340] file.cu" on one line of stderr while files are analysed, only
 /// on a terminal; erased before anything else is printed.
 class ProgressLine {
@@ -558,34 +390,23 @@ private:
   bool Enabled, Shown = false;
 };
 } // namespace
-
-/// Parses and analyses one input, skipping the findings in \p Reported.
-static FileOutcome analyseInput(const DriverOptions &Opts,
-                                const InputCommand &Job,
-                                const std::set<std::string> &Reported) {
-  const auto &[File, Cmd] = Job;
-  FileOutcome O;
-  FileResult &R = O.R;
-  R.File = File;
-  FrontEndErrors Errors;
-  bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
-  if (Ran && !Errors.AsmEscapes.empty()) {
-    // `%laneid` where the recovery could not see it (an asm string from a
-    // macro): double the escapes clang reported, in whichever file, and
-    // analyse again so those asm statements are still read.
-    FileResult Second;
-    Second.File = File;
-    FrontEndErrors Again;
-    if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
-                    Again) &&
-        Second.Repairs > R.Repairs) {
-      R = std::move(Second);
-      Errors.Count = Again.Count;
-      Errors.First = Again.First;
+/// One input analysed within --timeout: in a child process that can be
+/// killed, or with --timeout=0 here. A result cache hit (unless
+/// --no-cache) skips both.
+static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
+                                      const InputCommand &Job,
+                                      const std::set<std::string> &Reported) {
+  static ResultCache Cache;
+  bool Cached = Opts.UseCache && Cache.enabled();
+  if (Cached)
+    if (std::optional<FileOutcome> Hit = Cache.lookup(Opts, Job, Reported)) {
+      Hit->FromCache = true;
+      return std::move(*Hit);
     }
-  }
-  O.Errors = Errors.Count;
-  O.FirstError = Errors.First;
+  FileOutcome O = Opts.Timeout ? analyseInputIsolated(Opts, Job, Reported)
+                               : analyseInput(Opts, Job, Reported);
+  if (Cached)
+    Cache.store(Opts, Job, O);
   return O;
 }
 
@@ -618,6 +439,20 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Inputs.Files = cudaDatabaseFiles(Opts.BuildPath, Why);
     if (!Why.empty())
       return fail(Why);
+  }
+  if (Opts.ShardCount) {
+    // Every N-th input from the K-th: a CI matrix splits a database the
+    // same way on every machine, and the shards' union is the whole.
+    std::vector<std::string> Shard;
+    for (size_t I = Opts.ShardIndex; I < Inputs.Files.size(); I += Opts.ShardCount)
+      Shard.push_back(Inputs.Files[I]);
+    Inputs.Files = std::move(Shard);
+    if (Inputs.Files.empty()) {
+      if (!Opts.Quiet)
+        Err << "proxyfence: 0 findings in 0 files (shard " << Opts.ShardIndex + 1
+            << "/" << Opts.ShardCount << " is empty)\n";
+      return ExitClean;
+    }
   }
   const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
   std::vector<HeaderJob> Headers;
@@ -675,7 +510,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
             for (size_t J = 0; J < I; ++J)
               Earlier.insert(FinishedKeys[J].begin(), FinishedKeys[J].end());
           }
-          FileOutcome O = analyseInput(FileOpts[I], Jobs[I], Earlier);
+          FileOutcome O = analyseWithinLimit(FileOpts[I], Jobs[I], Earlier);
           std::lock_guard<std::mutex> G(Progress.Lock);
           if (O.accepted())
             FinishedKeys[I] = O.R.Keys;
@@ -688,7 +523,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 
   std::vector<FileResult> Results(Jobs.size());
   std::set<std::string> Reported; // findingKey of what earlier files reported
-  unsigned InputErrors = 0, Degraded = 0;
+  unsigned InputErrors = 0, Degraded = 0, CacheHits = 0;
   std::vector<std::string> DegradedFiles;
   std::vector<std::pair<std::string, std::string>> Incomplete;
   for (size_t I = 0; I < Jobs.size(); ++I) {
@@ -698,7 +533,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         std::lock_guard<std::mutex> G(Progress.Lock);
         Progress.started(I, Names[I]);
       }
-      O = analyseInput(FileOpts[I], Jobs[I], Reported);
+      O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
     } else {
       {
         std::unique_lock<std::mutex> L(Progress.Lock);
@@ -707,12 +542,19 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       O = std::move(Outcomes[I]);
       if (llvm::any_of(O.R.Keys,
                        [&](const std::string &K) { return Reported.count(K); }))
-        O = analyseInput(FileOpts[I], Jobs[I], Reported);
+        O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
     }
     FileResult &R = Results[I];
     R = std::move(O.R);
+    CacheHits += O.FromCache;
     std::lock_guard<std::mutex> G(Progress.Lock);
     Progress.clear();
+    if (!O.Failure.empty()) {
+      Err << "proxyfence: error: cannot analyse '" << Names[I] << "': "
+          << O.Failure << "\n";
+      ++InputErrors;
+      continue;
+    }
     if (!O.accepted()) {
       Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
           << (O.FirstError.empty() ? "" : ": ") << O.FirstError << "\n";
@@ -733,11 +575,14 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     if (O.Errors) {
       ++Degraded;
       DegradedFiles.push_back(Names[I]);
-      std::string Why = "the clang front end rejected part of this file (" +
-                        std::to_string(O.Errors) + " error" +
-                        (O.Errors == 1 ? "" : "s") + "; first: " +
-                        O.FirstError + "); findings cover what could be "
-                        "analysed";
+      std::string Why =
+          "the clang front end rejected part of this file (" +
+          std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
+          "; first: " + O.FirstError + ")" +
+          (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                                 std::to_string(Opts.MaxErrors)
+                           : std::string()) +
+          "; findings cover what could be analysed";
       if (Opts.Format == OutputFormat::Text)
         Out << Names[I] << ": note: " << Why << " [proxyfence]\n";
       else
@@ -775,7 +620,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Findings += R.Findings;
     Suppressed += R.Suppressed;
     InLibrary += R.InLibrary;
-    if (Opts.Format != OutputFormat::Text)
+    if (Opts.Format != OutputFormat::Text || !Opts.SarifFile.empty())
       Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
     for (tooling::Diagnostic D : R.Diags) {
       std::vector<std::string> Emptied;
@@ -811,9 +656,18 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   }
 
   // Before --fix writes: lines and columns are those of the analysed text.
+  Machine.Texts = Originals;
+  Machine.Incomplete = Incomplete;
+  if (!Opts.SarifFile.empty()) {
+    std::string Log;
+    llvm::raw_string_ostream LogOS(Log);
+    writeSarif(Machine, LogOS);
+    if (llvm::Error E = writeNewFile(Opts.SarifFile, Log)) {
+      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+  }
   if (Opts.Format != OutputFormat::Text) {
-    Machine.Texts = Originals;
-    Machine.Incomplete = std::move(Incomplete);
     if (Opts.Format == OutputFormat::Sarif)
       writeSarif(Machine, Out);
     else
@@ -967,6 +821,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       Err << "proxyfence: stats: stub: " << S << "\n";
     for (const std::string &S : Blind.Dropped)
       Err << "proxyfence: stats: dropped: " << S << "\n";
+    Err << "proxyfence: stats: result cache: " << CacheHits << " of " << Results.size()
+        << " files reused\n";
   }
   if (WriteFailed)
     return ExitInputError;

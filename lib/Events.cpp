@@ -211,6 +211,8 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
         return hasNoEffect(F);
       }))
     return std::nullopt;
+  if (D.Viable.size() > 1 && sameEffects(D.Viable))
+    return callOf(Call, D.Viable.front(), Fn, Out);
   // An operator on dependent operands may be the built-in one: not a call.
   if (isa<CXXOperatorCallExpr>(Call))
     return std::nullopt;
@@ -248,6 +250,23 @@ bool EventExtractor::hasNoEffect(const FunctionDecl *F) {
                          F->getDeclName().isIdentifier() ? F->getName() : "",
                          User)
       .empty();
+}
+
+bool EventExtractor::sameEffects(ArrayRef<const FunctionDecl *> Candidates) {
+  if (!EffectShape)
+    return false;
+  std::optional<std::string> First;
+  for (const FunctionDecl *F : Candidates) {
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def) || !Def || !Def->getBody())
+      return false;
+    std::string Shape = EffectShape(Def);
+    if (!First)
+      First = std::move(Shape);
+    else if (Shape != *First)
+      return false;
+  }
+  return true;
 }
 
 std::string EventExtractor::describeUnresolved(const CallExpr *Call) {

@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include <algorithm>
 
 using namespace clang;
@@ -37,9 +38,24 @@ bool MemRoot::overlaps(const MemRoot &O) const {
   return Begin < O.End && O.Begin < End;
 }
 
+/// Whether a message names \p Outer rather than the field \p Inner inside it:
+/// when Inner is a container's internals (`ArrayEngine::storage_` inside
+/// `SharedStorage::A`), declared in another file, or a reserved identifier.
+static bool keepsOuterName(const FieldDecl *Outer, const FieldDecl *Inner) {
+  const IdentifierInfo *II = Inner->getIdentifier();
+  if (!II)
+    return true;
+  StringRef N = II->getName();
+  if (N.starts_with("__") || (N.size() > 1 && N[0] == '_' && isUppercase(N[1])))
+    return true;
+  const SourceManager &SM = Inner->getASTContext().getSourceManager();
+  return SM.getFileID(SM.getExpansionLoc(Outer->getLocation())) !=
+         SM.getFileID(SM.getExpansionLoc(Inner->getLocation()));
+}
+
 MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
   MemRoot R = *this;
-  if (Inner.Field)
+  if (Inner.Field && !(R.Field && keepsOuterName(R.Field, Inner.Field)))
     R.Field = Inner.Field;
   if (!R.Placed)
     return R;
@@ -193,6 +209,10 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (const auto *FE = dyn_cast<FullExpr>(E))
     return objectOf(FE->getSubExpr(), Fn);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // `auto [g, s] = ...`: a binding names a member, an element, or a
+    // hidden variable initialised by `get<I>(...)`.
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return objectOf(BD->getBinding(), Fn);
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)
       return {};
@@ -258,11 +278,26 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   return {};
 }
 
+/// \p E without parentheses, implicit casts, and the explicit casts that
+/// still designate the same object: `static_cast<S &&>(s)` (forwarding), a
+/// const-adding cast, a base-class view.
+static const Expr *ignoreSameObjectCasts(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    const auto *CE = dyn_cast<ExplicitCastExpr>(E);
+    if (!CE || (CE->getCastKind() != CK_NoOp &&
+                CE->getCastKind() != CK_DerivedToBase &&
+                CE->getCastKind() != CK_UncheckedDerivedToBase))
+      return E;
+    E = CE->getSubExpr();
+  }
+}
+
 /// The local variable at the root of `v`, `v.a.b` or `v[i].a` (an aggregate
 /// held in registers, such as a matrix descriptor built field by field).
 static const VarDecl *localAggregateRoot(const Expr *E) {
   while (true) {
-    E = E->IgnoreParenImpCasts();
+    E = ignoreSameObjectCasts(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       if (ME->isArrow())
         return nullptr;
@@ -283,7 +318,7 @@ static const VarDecl *localAggregateRoot(const Expr *E) {
 static const ParmVarDecl *paramAggregateRoot(const Expr *E) {
   bool SawMember = false;
   while (true) {
-    E = E->IgnoreParenImpCasts();
+    E = ignoreSameObjectCasts(E);
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       if (ME->isArrow())
         return nullptr;
@@ -444,8 +479,11 @@ static bool isFieldOfThis(const Expr *E) {
 }
 
 AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
-  Sub = Sub->IgnoreParens();
+  // `static_cast<Args &&>(args)` still designates `args`: it holds the same.
+  Sub = ignoreSameObjectCasts(Sub);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return BD->getBinding() ? loadedValue(BD->getBinding(), Fn) : AliasSet();
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     if (!V)
       return {};

@@ -50,15 +50,7 @@ bool clangAccepts(Sema &S, const VarDecl *V, const CXXConstructExpr *C) {
 
 } // namespace
 
-void SemaRecovery::attach(CompilerInstance &Compiler) {
-  CI = &Compiler;
-  // The first token after a rejected declaration: no use of it is parsed
-  // yet. (Only Sema errors set anything pending, so this costs a test.)
-  CI->getPreprocessor().setTokenWatcher([this](const Token &) {
-    if (!Invalidated.empty())
-      revalidatePending();
-  });
-}
+void SemaRecovery::attach(CompilerInstance &Compiler) { CI = &Compiler; }
 
 bool SemaRecovery::claim(const Diagnostic &Info) {
   if (Info.getID() == diag::err_alignas_underaligned) {

@@ -234,7 +234,11 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   std::set<std::string> Keys;
   enum class Admit { Repeat, Suppressed, Kept };
   auto admit = [&](std::string Key, SourceLocation At, llvm::StringRef Rule) {
-    if (Reported.count(Key) || !Keys.insert(Key).second)
+    if (Reported.count(Key)) {
+      R.SkippedKeys.push_back(std::move(Key));
+      return Admit::Repeat;
+    }
+    if (!Keys.insert(Key).second)
       return Admit::Repeat;
     R.Keys.push_back(std::move(Key));
     return Suppressed.at(At, Rule) ? Admit::Suppressed : Admit::Kept;

@@ -6,6 +6,7 @@
 #include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
 #include "proxyfence/NvccView.h"
+#include "proxyfence/Launcher.h"
 #include "proxyfence/PtxCheck.h"
 #include "proxyfence/Rules.h"
 #include "llvm/Support/CommandLine.h"
@@ -127,6 +128,37 @@ static cl::opt<bool> ExitNonZeroOnFix(
              "left to report (pre-commit hooks)"),
     cl::cat(Category));
 
+static cl::opt<unsigned> MaxErrors(
+    "max-errors",
+    cl::desc("Stop parsing a file after this many front-end errors and "
+             "analyse what was parsed (default 200; 0: no limit)"),
+    cl::value_desc("N"), cl::init(200), cl::cat(Category));
+static cl::opt<unsigned> Timeout(
+    "timeout",
+    cl::desc("Seconds allowed for the parse and analysis of one file; a file "
+             "over it is an input error (default 300; 0: no limit)"),
+    cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
+
+static cl::opt<std::string> LaunchOutput(
+    "launch-output",
+    cl::desc("With --launch: write each translation unit's findings as SARIF "
+             "into this directory (merge with 'proxyfence merge-sarif DIR')"),
+    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<bool> LaunchFail(
+    "launch-fail",
+    cl::desc("With --launch: findings fail the compile step (exit 1)"),
+    cl::cat(Category));
+static cl::opt<bool> NoCache(
+    "no-cache",
+    cl::desc("Analyse every file again: no results from, or to, the cache in "
+             "$XDG_CACHE_HOME/proxyfence"),
+    cl::cat(Category));
+static cl::opt<std::string>
+    ShardOpt("shard",
+             cl::desc("Analyse the K-th of N shards: inputs K, K+N, K+2N, ... "
+                      "(1-based), for splitting a database over CI machines"),
+             cl::value_desc("K/N"), cl::cat(Category));
+
 /// docs/rules/*.md, embedded at build time (cmake/EmbedRuleDocs.cmake).
 struct RuleDoc {
   const char *Rule;
@@ -159,6 +191,22 @@ int main(int argc, const char **argv) {
   // take the same options as the main command.
   std::vector<const char *> Args(argv, argv + argc);
   StringRef Sub = argc > 1 ? StringRef(argv[1]) : "";
+  if (Sub == "merge-sarif") {
+    if (argc != 3) {
+      errs() << "proxyfence: error: usage: proxyfence merge-sarif <dir>\n";
+      return ExitInputError;
+    }
+    return runMergeSarif(argv[2], outs(), errs());
+  }
+  // Launcher mode: everything after --launch is the build's compile step.
+  std::optional<LaunchOptions> Launch;
+  for (size_t I = 1; I < Args.size() && StringRef(Args[I]) != "--"; ++I)
+    if (StringRef(Args[I]) == "--launch") {
+      Launch.emplace();
+      Launch->Command.assign(Args.begin() + I + 1, Args.end());
+      Args.resize(I);
+      break;
+    }
   bool VerifyCmd = Sub == "verify", PtxCheckCmd = Sub == "ptx-check";
   if (VerifyCmd || PtxCheckCmd)
     Args.erase(Args.begin() + 1);
@@ -279,6 +327,26 @@ int main(int argc, const char **argv) {
            << JobsOpt << "'\n";
     return ExitInputError;
   }
+  if (ShardOpt.getNumOccurrences()) {
+    auto [K, N] = StringRef(ShardOpt).split('/');
+    unsigned Index = 0, Count = 0;
+    if (K.getAsInteger(10, Index) || N.getAsInteger(10, Count) || Count == 0 ||
+        Index == 0 || Index > Count) {
+      errs() << "proxyfence: error: --shard expects K/N with 1 <= K <= N, not '"
+             << ShardOpt << "'\n";
+      return ExitInputError;
+    }
+    Opts.ShardIndex = Index - 1;
+    Opts.ShardCount = Count;
+  }
+  if ((LaunchOutput.getNumOccurrences() || LaunchFail) && !Launch) {
+    errs() << "proxyfence: error: --launch-output and --launch-fail need "
+              "--launch <compile command>\n";
+    return ExitInputError;
+  }
+  Opts.UseCache = !NoCache;
+  Opts.MaxErrors = MaxErrors;
+  Opts.Timeout = Timeout;
   Opts.HeaderFilter = HeaderFilterOpt;
   Opts.Given.HeaderFilter = HeaderFilterOpt.getNumOccurrences();
   if (FormatOpt == "sarif")
@@ -319,5 +387,15 @@ int main(int argc, const char **argv) {
   }
   if (VerifyCmd)
     return runVerifyCommand(Opts, outs(), errs());
+  if (Launch) {
+    if (!Opts.Files.empty() || !Opts.BuildPath.empty() || Fix) {
+      errs() << "proxyfence: error: --launch analyses the file of the compile "
+                "command after it; give no files, -p or --fix\n";
+      return ExitInputError;
+    }
+    Launch->OutputDir = LaunchOutput;
+    Launch->FailOnFindings = LaunchFail;
+    return runLauncher(Opts, *Launch, errs());
+  }
   return runDriver(Opts, outs(), errs());
 }

@@ -4,9 +4,10 @@
 // unit never instantiates is analysed as written. Its calls whose callee
 // depends on template parameters have no direct callee; this reads what the
 // pattern says about them: the candidates that lookup found and that can take
-// the call's arguments. One candidate is the callee; several that all have no
-// effect are harmless; anything else stays unknown (never a guessed fence,
-// async operation or barrier).
+// the call's arguments. One candidate is the callee; several with the same
+// effects (overloads of `st_shared`, the two classes of a dependent
+// `conditional_t<C, A, B>::copy`) act as one; anything else stays unknown
+// (never a guessed fence, async operation or barrier).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_DEPENDENTCALLS_H
@@ -33,8 +34,9 @@ struct DependentCallee {
 /// The candidates of \p Call: from an unresolved lookup (`f<N>(x)`), an
 /// unresolved member lookup in the class itself (`this->f(x)`, `f(x)` in a
 /// member), or a qualified lookup into a non-dependent class
-/// (`Copy::copy(x)`); kept when they can take the call's number of
-/// arguments and explicit template arguments.
+/// (`Copy::copy(x)`), or the classes a dependent `conditional_t<C, A, B>`
+/// qualifier may name (`Op::copy(x)`); kept when they can take the call's
+/// number of arguments and explicit template arguments.
 DependentCallee dependentCallee(const clang::CallExpr *Call);
 
 /// The object a member call is made on and whether it is reached through a

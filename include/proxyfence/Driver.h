@@ -40,6 +40,19 @@ struct DriverOptions {
   /// and edited; empty: every header outside the system and CUDA headers.
   std::string HeaderFilter;
   unsigned Jobs = 0;                  // -j: files analysed at once; 0: one per core
+  /// --max-errors: the front end stops after this many errors (0: never).
+  unsigned MaxErrors = 200;
+  /// --shard=K/N: only the inputs at positions K-1, K-1+N, ... (N=0: all).
+  unsigned ShardIndex = 0, ShardCount = 0;
+  /// Launcher mode: the build's compile command of the one input, used
+  /// as a database entry would be (run in the current directory).
+  std::vector<std::string> LaunchCommand;
+  /// Also write the findings as SARIF to this file (launcher mode).
+  std::string SarifFile;
+  /// Results of unchanged inputs come from the cache (--no-cache: off).
+  bool UseCache = true;
+  /// --timeout: seconds for the parse and analysis of one input (0: none).
+  unsigned Timeout = 300;
   OutputFormat Format = OutputFormat::Text;
   /// --exit-non-zero-on-fix: with --fix, exit 1 when a file was written.
   bool ExitNonZeroOnFix = false;
@@ -101,6 +114,10 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
 /// Fails, writing nothing, for the reasons whyNotRewritable gives.
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Expected,
                                 llvm::StringRef Content);
+
+/// Writes \p Content to \p Path whole or not at all (a temporary file
+/// renamed over it): readers never see a half-written file.
+llvm::Error writeNewFile(llvm::StringRef Path, llvm::StringRef Content);
 
 /// Why --fix must not replace \p Path: it is not a regular file, is
 /// read-only (no write permission bit, or not writable by this user: a

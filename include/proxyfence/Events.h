@@ -137,6 +137,12 @@ public:
   void setNoEffect(std::function<bool(const clang::FunctionDecl *)> F) {
     NoEffect = std::move(F);
   }
+  /// A key of what a function with a body does, as the analyses see it:
+  /// candidates of a dependent call with equal keys act as one.
+  void setEffectShape(
+      std::function<std::string(const clang::FunctionDecl *)> F) {
+    EffectShape = std::move(F);
+  }
   /// Effects of bodiless functions from a configuration file, looked up
   /// before the built-in vocabulary; must outlive the extractor.
   void setUserVocabulary(const VocabularyTable *V) { User = V; }
@@ -156,6 +162,8 @@ private:
                                         const clang::FunctionDecl *Fn,
                                         Sink Out);
   bool hasNoEffect(const clang::FunctionDecl *F);
+  /// Whether every candidate has a body and the same effects as the first.
+  bool sameEffects(llvm::ArrayRef<const clang::FunctionDecl *> Candidates);
   std::string describeUnresolved(const clang::CallExpr *Call);
   AliasSet substitute(const AliasSet &S, const CallSite &C,
                       const clang::FunctionDecl *Fn);
@@ -175,6 +183,7 @@ private:
   const VocabularyTable *User = nullptr;
   std::unique_ptr<PatternReads> Reads = std::make_unique<PatternReads>();
   std::function<bool(const clang::FunctionDecl *)> NoEffect;
+  std::function<std::string(const clang::FunctionDecl *)> EffectShape;
   llvm::DenseSet<const clang::Stmt *> Unresolved;
   std::vector<std::string> UnresolvedSites;
 };

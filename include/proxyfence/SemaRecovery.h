@@ -53,9 +53,16 @@ struct SemaRecoveryCounts {
 
 class SemaRecovery : public clang::ASTMutationListener {
 public:
-  /// Hooks into \p CI's preprocessor before parsing. The AST consumer must
-  /// also return this object as its ASTMutationListener.
+  /// Binds to \p CI before parsing. The AST consumer must also return this
+  /// object as its ASTMutationListener, and the preprocessor's token
+  /// watcher call tokenLexed().
   void attach(clang::CompilerInstance &CI);
+
+  /// A token was lexed: no use of a declaration parsed before it is yet.
+  void tokenLexed() {
+    if (!Invalidated.empty())
+      revalidatePending();
+  }
 
   /// Whether the front-end error \p Info is one of the rejections above,
   /// recovered (or about to be, before any later code is parsed): the

@@ -38,6 +38,8 @@ struct TranslationUnitResult {
   /// Keys of the findings of this unit (reported or suppressed), so that a
   /// header's finding seen again from another input is not repeated.
   std::vector<std::string> Keys;
+  /// Keys of findings left out because \p Reported held them.
+  std::vector<std::string> SkippedKeys;
   std::vector<VerifySite> Sites; // the findings, for --verify
 };
 

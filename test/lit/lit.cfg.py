@@ -18,6 +18,8 @@ config.environment["PATH"] = os.pathsep.join(
      config.environment.get("PATH", os.environ.get("PATH", ""))])
 # Colours and terminal detection must not change what FileCheck sees.
 config.environment["TERM"] = "dumb"
+# The result cache of the tests' runs stays in the build tree.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 config.substitutions.append(("%proxyfence", config.proxyfence))
 config.substitutions.append(("%cuda_path", config.cuda_path))
@@ -83,3 +85,9 @@ if gpu_present():
     config.available_features.add("gpu")
 else:
     lit_config.note("no GPU present: tests marked 'REQUIRES: gpu' are reported UNSUPPORTED (skipped, not passed)")
+
+# A scratch CMake + Ninja project builds through the launcher.
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake-ninja")
+else:
+    lit_config.note("cmake or ninja not found: tests marked 'REQUIRES: cmake-ninja' are UNSUPPORTED")

@@ -4,6 +4,13 @@
   generate.py huge OUT      10 MB: a kernel with one fixable finding, then
                             50 000-odd device functions
   generate.py long-line OUT the write, a 1 MB comment and the barrier on one line
+  generate.py error-flood OUT  the kernel, then a function that redefines one
+                            variable 200 000 times (an error each)
+  generate.py deep-expression OUT  the kernel, then a device function whose
+                            value is one expression of 20 000 operators
+                            and parentheses 200 deep
+  generate.py macro-flood OUT  the kernel written through a macro that
+                            expands to 4 096 statements
 """
 import sys
 
@@ -34,6 +41,16 @@ if what == "huge":
     text = "".join(parts)
 elif what == "long-line":
     text = KERNEL % (" /*" + "x" * (1024 * 1024) + "*/ ")
+elif what == "error-flood":
+    text = (KERNEL % "\n  ") + "__device__ void flood() {\n" + \
+        "  int x = 0;\n" * 200000 + "}\n"
+elif what == "deep-expression":
+    text = (KERNEL % "\n  ") + "__device__ int chain(int a) {\n  return " + \
+        "(" * 200 + " + ".join(["a"] * 20000) + ")" * 200 + ";\n}\n"
+elif what == "macro-flood":
+    doubling = ["#define D0(x) x"] + [
+        "#define D%d(x) D%d(x) D%d(x)" % (i, i - 1, i - 1) for i in range(1, 13)]
+    text = "\n".join(doubling) + "\n" + (KERNEL % "\n  D12(tile[threadIdx.x] += 1.f;)\n  ")
 else:
     sys.exit("unknown input kind " + what)
 with open(out, "w") as f:
