@@ -120,6 +120,21 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
       }
       return dependentCall(Call, Fn, Out);
     }
+    // `dst = src` of a class the compiler copies bitwise (the `uint128_t`
+    // vectors of CuTe's recast copies): a load and a store, as for a
+    // built-in type.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+        MD && isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() == 2 &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        MD->isTrivial()) {
+      AliasSet Src = Memory.objectOf(Call->getArg(1), Fn);
+      if (!Src.empty())
+        Out(cxxAccess(EffectKind::GenericRead, Src, Call, Fn), 0);
+      AliasSet Dst = Memory.objectOf(Call->getArg(0), Fn);
+      if (!Dst.empty())
+        Out(cxxAccess(EffectKind::GenericWrite, Dst, Call, Fn), 1);
+      return std::nullopt;
+    }
     return callOf(Call, Callee, Fn, Out);
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
