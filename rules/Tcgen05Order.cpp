@@ -41,7 +41,8 @@ enum Bit : unsigned {
   Unfenced = 4,    // tcgen05.ld/st since fence::before_thread_sync
   NoAfter = 8,     // a synchronisation since fence::after_thread_sync
   UsedLd = 16,     // a tcgen05.ld since the kernel's entry
-  UsedWrite = 32,  // a tcgen05.st/mma/cp/shift since the entry
+  UsedWrite = 32,  // a tcgen05.st/mma/cp/shift since the entry (mma/cp/shift:
+                   // since the last tcgen05.commit)
   AnySync = 64,    // a thread synchronisation since the entry
 };
 
@@ -63,8 +64,11 @@ unsigned step(unsigned B, const Event &E) {
   case EffectKind::TmemWaitSt:
     return B & ~StPending;
   case EffectKind::TmemFenceBefore:
-  case EffectKind::TmemCommit:
     return B & ~Unfenced;
+  case EffectKind::TmemCommit:
+    // The commit's mbarrier hands over the MMAs/copies it tracks, fence
+    // included: a later plain arrive of this thread does not carry them.
+    return B & ~(Unfenced | UsedWrite);
   case EffectKind::TmemFenceAfter:
     return B & ~NoAfter;
   default:
