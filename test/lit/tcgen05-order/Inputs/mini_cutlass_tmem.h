@@ -2,7 +2,7 @@
 // tcgen05-order tests need, spelled as CUTLASS spells them
 // (cute/arch/tmem_allocator_sm100.hpp: TMEM::Allocator1Sm/Allocator2Sm;
 // cutlass/arch/barrier.h: umma_arrive*, fence_view_async_tmem_load/store;
-// cute/arch/copy_sm100.hpp: one TMEM load atom; cute/arch/mma_sm100_umma.hpp:
+// cute/arch/copy_sm100.hpp: a TMEM load and a TMEM store atom; cute/arch/mma_sm100_umma.hpp:
 // one UMMA atom). The asm is gated as CUTLASS gates it
 // (mini_cutlass_config.h): on nvcc's SM100 feature macros.
 #pragma once
@@ -86,6 +86,18 @@ struct SM100_TMEM_LOAD_32dp32b1x {
 #if defined(CUTE_ARCH_TCGEN05_TMEM_ENABLED)
     asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];\n"
                  : "=r"(dst0) : "r"(src_addr));
+#else
+    CUTE_INVALID_CONTROL_PATH("no TMEM");
+#endif
+  }
+};
+
+// The other direction: one register per thread into 32 lanes, one column.
+struct SM100_TMEM_STORE_32dp32b1x {
+  CUTE_DEVICE static void copy(uint32_t const &src0, uint32_t const &dst_addr) {
+#if defined(CUTE_ARCH_TCGEN05_TMEM_ENABLED)
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};\n"
+                 :: "r"(dst_addr), "r"(src0));
 #else
     CUTE_INVALID_CONTROL_PATH("no TMEM");
 #endif
