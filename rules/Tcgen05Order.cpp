@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/OrderRules.h"
+#include "proxyfence/Dataflow.h"
 #include "proxyfence/PathFlow.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
@@ -87,6 +88,78 @@ bool pairs(const Event &Arrive, const Event &Wait) {
          Arrive.Id.compare(Wait.Id) != BarrierId::Match::Different;
 }
 
+/// Program order in the root function: whether one event's statement can
+/// run after another's on some path of one thread.
+class ProgramOrder {
+public:
+  ProgramOrder(const FunctionDecl *Root, ASTContext &Ctx)
+      : G(buildCFG(Root, Ctx)) {
+    if (!G)
+      return;
+    for (const CFGBlock *B : *G) {
+      Blocks[B->getBlockID()] = B;
+      unsigned I = 0;
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          Where.try_emplace(CS->getStmt(), B->getBlockID(), I++);
+    }
+  }
+  /// Whether \p To can run after \p From in one thread; true when either
+  /// statement is unknown.
+  bool canFollow(const Stmt *From, const Stmt *To) {
+    auto A = Where.find(From), B = Where.find(To);
+    if (A == Where.end() || B == Where.end())
+      return true;
+    if (A->second.first == B->second.first && A->second.second < B->second.second)
+      return true;
+    return reaches(A->second.first).count(B->second.first);
+  }
+
+private:
+  /// Blocks reachable from the successors of block \p Id.
+  const std::set<unsigned> &reaches(unsigned Id) {
+    auto [It, New] = Reach.try_emplace(Id);
+    if (!New)
+      return It->second;
+    std::set<unsigned> Seen;
+    std::vector<const CFGBlock *> Work;
+    for (const CFGBlock *S : Blocks[Id]->succs())
+      if (S)
+        Work.push_back(S);
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(B->getBlockID()).second)
+        continue;
+      for (const CFGBlock *S : B->succs())
+        if (S)
+          Work.push_back(S);
+    }
+    return Reach[Id] = std::move(Seen);
+  }
+
+  std::unique_ptr<CFG> G;
+  std::map<unsigned, const CFGBlock *> Blocks;
+  std::map<const Stmt *, std::pair<unsigned, unsigned>> Where;
+  std::map<unsigned, std::set<unsigned>> Reach;
+};
+
+/// Whether the hand-off \p Arrive can be the one the consumer's last
+/// synchronisation \p Wait observes before \p Op, given program order.
+/// A CTA barrier is one instance for all threads at a time, so in code that
+/// every thread runs (neither point after the other excluded) it pairs only
+/// with itself; an mbarrier arrive that every thread reaches only after the
+/// consumer's operation (a later phase) pairs with nothing before it.
+bool ordered(ProgramOrder &Order, const Event &Arrive, const Event &Wait,
+             const Event &Op) {
+  const Stmt *A = Arrive.At.S, *W = Wait.At.S, *O = Op.At.S;
+  bool ArriveFirst = Order.canFollow(A, O), OpFirst = Order.canFollow(O, A);
+  if (Arrive.Kind == EffectKind::Barrier && Wait.Kind == EffectKind::Barrier &&
+      A != W && (Order.canFollow(A, W) || Order.canFollow(W, A)))
+    return false;
+  return ArriveFirst || !OpFirst;
+}
+
 /// Whether a consumer's \p Op conflicts with a producer that read tensor
 /// memory (\p ProducerWrote false) or wrote it: read after read is harmless.
 bool conflicts(const Event &Op, bool ProducerWrote) {
@@ -136,6 +209,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
   };
   for (const FunctionDecl *Root : Roots) {
     std::vector<PathHit> Hits = Flow.run(Root);
+    ProgramOrder Order(Root, Ctx);
     std::vector<const PathHit *> Ops, Handoffs;
     for (const PathHit &H : Hits)
       (isThreadHandoff(H.E) ? Handoffs : Ops).push_back(&H);
@@ -165,7 +239,8 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       for (const PathHit *P : Handoffs) {
         bool Wrote = isCommit(P->E) || (P->Bits & UsedWrite);
         if (!(isCommit(P->E) || (P->Bits & (UsedLd | UsedWrite))) ||
-            !pairs(P->E, *C->Mark) || !conflicts(Op, Wrote))
+            !pairs(P->E, *C->Mark) || !conflicts(Op, Wrote) ||
+            !ordered(Order, P->E, *C->Mark, Op))
           continue;
         OrderFinding F;
         F.Message = opName(Op) + " is ordered after another thread's " +
@@ -193,7 +268,8 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       // this hand-off, with an operation that conflicts with ours.
       bool Wrote = P->Bits & (StPending | UsedWrite);
       auto Consumer = llvm::find_if(Ops, [&](const PathHit *C) {
-        return C->Mark && pairs(P->E, *C->Mark) && conflicts(C->E, Wrote);
+        return C->Mark && pairs(P->E, *C->Mark) && conflicts(C->E, Wrote) &&
+               ordered(Order, P->E, *C->Mark, C->E);
       });
       if (Consumer == Ops.end())
         continue;
