@@ -207,7 +207,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       Out.push_back(std::move(F));
     }
   };
-  for (const FunctionDecl *Root : Roots) {
+  for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     ProgramOrder Order(Root, Ctx);
     std::vector<const PathHit *> Ops, Handoffs;

@@ -137,7 +137,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
       Out.push_back(std::move(F));
     }
   };
-  for (const FunctionDecl *Root : Roots) {
+  for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     bool Modifies = llvm::any_of(Hits, [](const PathHit &H) {
       return H.E.Kind == EffectKind::TensormapWrite;

@@ -2,8 +2,8 @@
 // (tcgen05_alloc/dealloc, tcgen05_mma, tcgen05_commit, tcgen05_ld_32x32b,
 // tcgen05_wait_ld, mbarrier_try_wait_parity): the analysis reads the asm in
 // their bodies, and the fixes are spelled cuda::ptx::tcgen05_* as the file
-// spells its tcgen05 calls. gemm_epilogue_fenced, fenced by hand with the
-// same wrappers, has no finding.
+// spells its tcgen05 calls. The fixed file has no finding: the inserted
+// wrappers are recognised.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --arch=sm_100a %t.cu 2>&1 | FileCheck %s
@@ -46,40 +46,6 @@ __global__ void __launch_bounds__(256) gemm_epilogue(uint64_t adesc, uint64_t bd
     wait_phase(&acc_full, 0);
     uint32_t v[1];
     ptx::tcgen05_ld_32x32b(v, tmem + ((warp - 4) * 32 << 16));
-    ptx::mbarrier_arrive(&tmem_empty);
-    out[threadIdx.x] = __uint_as_float(v[0]);
-  }
-}
-
-__global__ void __launch_bounds__(256) gemm_epilogue_fenced(uint64_t adesc, uint64_t bdesc, uint32_t idesc, float *out) {
-  __shared__ alignas(8) uint64_t acc_full, tmem_empty;
-  __shared__ uint32_t tmem_base;
-  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (threadIdx.x == 0) {
-    ptx::mbarrier_init(&acc_full, 1);
-    ptx::mbarrier_init(&tmem_empty, 128);
-  }
-  if (warp == 0)
-    ptx::tcgen05_alloc(ptx::cta_group_1, &tmem_base, 128);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
-  uint32_t tmem = tmem_base;
-  if (warp == 0) {
-    if (lane == 0) {
-      ptx::tcgen05_mma(ptx::kind_f16, ptx::cta_group_1, tmem, adesc, bdesc, idesc, false);
-      ptx::tcgen05_commit(ptx::cta_group_1, &acc_full);
-    }
-    wait_phase(&tmem_empty, 0);
-    ptx::tcgen05_fence_after_thread_sync();
-    ptx::tcgen05_dealloc(ptx::cta_group_1, tmem, 128);
-  } else if (warp >= 4) {
-    wait_phase(&acc_full, 0);
-    ptx::tcgen05_fence_after_thread_sync();
-    uint32_t v[1];
-    ptx::tcgen05_ld_32x32b(v, tmem + ((warp - 4) * 32 << 16));
-    ptx::tcgen05_wait_ld();
-    ptx::tcgen05_fence_before_thread_sync();
     ptx::mbarrier_arrive(&tmem_empty);
     out[threadIdx.x] = __uint_as_float(v[0]);
   }

@@ -5,7 +5,7 @@
 // fence_view_async_tmem_store()) and be fenced before the arrive, and the MMA
 // warp needs tcgen05.fence::after_thread_sync after its wait (PTX ISA
 // 9.7.16.6.4, 9.7.16.11). store_then_mma misses all three (two findings:
-// at the arrive and at the MMA); store_then_mma_fenced has them.
+// at the arrive and at the MMA); the fixed file has none.
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck %s
@@ -33,31 +33,6 @@ __global__ void __launch_bounds__(160) store_then_mma(const float *in, uint64_t 
   } else {
     uint32_t bits = __float_as_uint(in[threadIdx.x]);
     cute::SM100_TMEM_STORE_32dp32b1x::copy(bits, tmem + (((warp - 1) * 32) << 16));
-    ready.arrive();
-  }
-}
-
-__global__ void __launch_bounds__(160) store_then_mma_fenced(const float *in, uint64_t adesc, uint64_t bdesc, uint64_t idesc) {
-  __shared__ cutlass::arch::ClusterBarrier ready;
-  __shared__ uint32_t tmem_base;
-  int warp = threadIdx.x / 32;
-  if (threadIdx.x == 0)
-    ready.init(128);
-  if (warp == 0)
-    cute::TMEM::Allocator1Sm{}.allocate(128, &tmem_base);
-  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
-  __syncthreads();
-  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-  uint32_t tmem = tmem_base;
-  if (warp == 0) {
-    ready.wait(0);
-    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-    cute::SM100_MMA_F16BF16_SS::fma(adesc, bdesc, tmem, 1, idesc);
-  } else {
-    uint32_t bits = __float_as_uint(in[threadIdx.x]);
-    cute::SM100_TMEM_STORE_32dp32b1x::copy(bits, tmem + (((warp - 1) * 32) << 16));
-    cutlass::arch::fence_view_async_tmem_store();
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
     ready.arrive();
   }
 }

@@ -3,7 +3,7 @@
 // a tile with cp_async_bulk_tensor. retarget has neither fence: the release
 // (fence_proxy_tensormap_generic(sem_release, ...)) goes after the write, the
 // acquire (its sem_acquire form, on the map, 128 bytes) before the load, both
-// spelled cuda::ptx as the file spells its PTX. retarget_fenced has both;
+// spelled cuda::ptx as the file spells its PTX (the fixed file is clean);
 // copy_fenced copies a map edited in shared memory to global memory with
 // tensormap_cp_fenceproxy (which releases) and acquires: no finding.
 // REQUIRES: nvcc
@@ -26,20 +26,6 @@ __global__ void retarget(CUtensorMap *maps, const float *const *sources) {
   if (threadIdx.x == 0) {
     ptx::mbarrier_init(&full, 1);
     ptx::tensormap_replace_global_address(ptx::space_global, map, reinterpret_cast<uint64_t>(sources[blockIdx.x]));
-    int32_t coords[2] = {0, 0};
-    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, tile, map, coords, &full);
-  }
-}
-
-__global__ void retarget_fenced(CUtensorMap *maps, const float *const *sources) {
-  __shared__ alignas(128) float tile[32 * 32];
-  __shared__ alignas(8) uint64_t full;
-  CUtensorMap *map = &maps[blockIdx.x];
-  if (threadIdx.x == 0) {
-    ptx::mbarrier_init(&full, 1);
-    ptx::tensormap_replace_global_address(ptx::space_global, map, reinterpret_cast<uint64_t>(sources[blockIdx.x]));
-    ptx::fence_proxy_tensormap_generic(ptx::sem_release, ptx::scope_gpu);
-    ptx::fence_proxy_tensormap_generic(ptx::sem_acquire, ptx::scope_gpu, map, ptx::n32_t<128>{});
     int32_t coords[2] = {0, 0};
     ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, tile, map, coords, &full);
   }
