@@ -11,10 +11,11 @@
 //
 // One PathFlow pass per kernel meets every tcgen05 operation and every
 // hand-off with what the path did before it (bits) and the last
-// synchronisation it passed (the mark). A producer's hand-off and a
-// consumer's operation are paired when the consumer's last synchronisation
-// waits for that hand-off: the same mbarrier, a barrier of the same id, or
-// the cluster barrier.
+// synchronisation it passed (the mark); paths agree on elect.sync, so the
+// thread that issues an MMA is the one that commits it. A producer's
+// hand-off and a consumer's operation are paired when the consumer's last
+// synchronisation waits for that hand-off (the same mbarrier, a barrier of
+// the same id, or the cluster barrier) and program order allows it.
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/OrderRules.h"
