@@ -206,7 +206,7 @@ const PathFlow::Summary &PathFlow::summary(const FunctionDecl *Def,
   Slot = std::make_unique<Summary>();
   Slot->Exits.push_back({In, IncomingMark, Elected});
   Summary Result;
-  if (Def->getBody() && !Def->isDependentContext()) {
+  if (Def->getBody()) {
     ++Specialising[Def];
     Run(*this, Def, Binds, In, Elected, Result).run();
     --Specialising[Def];
