@@ -90,7 +90,7 @@ public:
           return Binds.feasible(B, Succ, F.Ctx) && elect(B, Succ, St);
         });
     Out.Exits = States[G->getExit().getBlockID()];
-    Out.Known = Known;
+    Out.Known = Known.events();
   }
 
 private:
@@ -120,15 +120,6 @@ private:
       call(*C, St);
   }
 
-  unsigned intern(const Event &E, unsigned Ordinal) {
-    auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind),
-                               Ordinal);
-    auto [It, New] = Index.try_emplace(Key, Known.size());
-    if (New)
-      Known.push_back(E);
-    return It->second;
-  }
-
   void hit(const Event &E, PathState At) {
     auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind),
                                At.Bits, At.Mark);
@@ -144,7 +135,7 @@ private:
         hit(E, P);
       P.Bits = F.Spec.Step(P.Bits, E);
       if (Mark)
-        P.Mark = intern(E, Ordinal);
+        P.Mark = Known.intern(E, Ordinal);
       Next.push_back(P);
     }
     normalize(Next);
@@ -159,7 +150,7 @@ private:
         return Caller;
       if (M == NoMark)
         return NoMark;
-      return intern(F.Events.lift(S.Known[M], C, Fn), M);
+      return Known.intern(F.Events.lift(S.Known[M], C, Fn), M);
     };
     Bindings CalleeBinds = F.Binder.bind(C.Site, C.Def, Binds);
     State Next;
@@ -181,9 +172,7 @@ private:
   unsigned In;
   Election InElected;
   Summary &Out;
-  std::vector<Event> Known;
-  std::map<std::tuple<const Stmt *, unsigned, unsigned, unsigned>, unsigned>
-      Index;
+  EventTable Known;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       HitKeys;
 };
