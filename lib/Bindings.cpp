@@ -167,13 +167,35 @@ public:
     return true;
   }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  /// Parameters the body modifies (`u %= t` in a gcd loop): their value at
+  /// the call says nothing about later conditions, so none is bound.
+  std::set<unsigned> Modified;
+  void modifies(const Expr *E) {
+    if (const ParmVarDecl *P = paramRef(E->IgnoreParenImpCasts()))
+      Modified.insert(P->getFunctionScopeIndex());
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      modifies(B->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
+      modifies(U->getSubExpr());
+    return true;
+  }
 };
 } // namespace
 
 const std::set<unsigned> &ArgumentBinder::decisive(const FunctionDecl *Def) {
   auto [It, New] = Decisive.try_emplace(Def);
-  if (New && Def->getBody())
-    DecisiveParams(It->second).TraverseStmt(Def->getBody());
+  if (New && Def->getBody()) {
+    DecisiveParams Visitor(It->second);
+    Visitor.TraverseStmt(Def->getBody());
+    for (unsigned P : Visitor.Modified)
+      It->second.erase(P);
+  }
   return It->second;
 }
 

@@ -99,6 +99,19 @@ DependentCallee dependentCallee(const CallExpr *Call) {
                                                   : -1);
     return R;
   }
+  // `f(x)` with `auto f = [&](const T *p) { ... };` in the same function:
+  // the lambda's call operator, whatever the arguments' types.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasLocalStorage() && V->getInit())
+      if (const auto *L =
+              dyn_cast<LambdaExpr>(V->getInit()->IgnoreImplicitAsWritten()))
+        if (const CXXMethodDecl *Op = L->getCallOperator();
+            Op && takesArgs(Op, Call->getNumArgs())) {
+          R.Dependent = true;
+          R.Viable.push_back(Op);
+          return R;
+        }
   const auto *Lookup = dyn_cast<OverloadExpr>(Callee);
   if (!Lookup) {
     // `op(x)` with `Op op`, `t.f()` with `T t`, `T::f()`: nothing known.

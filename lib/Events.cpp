@@ -1,5 +1,6 @@
 //===- Events.cpp - statements of device code as events -------------------===//
 #include "proxyfence/Events.h"
+#include "proxyfence/TensorMapWrites.h"
 #include "proxyfence/DependentCalls.h"
 #include "proxyfence/Vocabulary.h"
 #include "clang/AST/DeclCXX.h"
@@ -78,6 +79,31 @@ Event eventOf(const ptx::Effect &Eff, StmtRef At, SourceLocation Loc,
 
 namespace {
 
+/// A C++ store, copy or memcpy into a tensor map (TensorMapWrites.h).
+Event tensorMapStore(const Expr *E, const FunctionDecl *Fn) {
+  Event Ev;
+  Ev.Kind = EffectKind::TensormapWrite;
+  Ev.At = {E, Fn};
+  Ev.Loc = E->getBeginLoc();
+  Ev.What = "C++ store into a tensor map";
+  return Ev;
+}
+
+/// Whether the call \p Call writes into a tensor map: `map = other` (a
+/// struct copy), memcpy/memset into one.
+bool callWritesTensorMap(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() &&
+           writesTensorMap(Op->getArg(0));
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Call->getNumArgs() || !Callee->getIdentifier())
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  return (Name == "memcpy" || Name == "__builtin_memcpy" || Name == "memset" ||
+          Name == "__builtin_memset") &&
+         pointsIntoTensorMap(Call->getArg(0));
+}
+
 Event cxxAccess(EffectKind K, AliasSet M, const Expr *E,
                 const FunctionDecl *Fn) {
   Event Ev;
@@ -109,6 +135,8 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
     return std::nullopt;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    if (callWritesTensorMap(Call))
+      Out(tensorMapStore(Call, Fn), 2);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee) {
       // `f(a, b)` through a function parameter bound at the call of Fn.
@@ -119,6 +147,21 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
         return std::nullopt;
       }
       return dependentCall(Call, Fn, Out);
+    }
+    // `dst = src` of a class the compiler copies bitwise (the `uint128_t`
+    // vectors of CuTe's recast copies): a load and a store, as for a
+    // built-in type.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+        MD && isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() == 2 &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+        MD->isTrivial()) {
+      AliasSet Src = Memory.objectOf(Call->getArg(1), Fn);
+      if (!Src.empty())
+        Out(cxxAccess(EffectKind::GenericRead, Src, Call, Fn), 0);
+      AliasSet Dst = Memory.objectOf(Call->getArg(0), Fn);
+      if (!Dst.empty())
+        Out(cxxAccess(EffectKind::GenericWrite, Dst, Call, Fn), 1);
+      return std::nullopt;
     }
     return callOf(Call, Callee, Fn, Out);
   }
@@ -140,6 +183,8 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (!BO->isAssignmentOp())
       return std::nullopt;
+    if (writesTensorMap(BO->getLHS()))
+      Out(tensorMapStore(BO, Fn), 2);
     AliasSet M = Memory.objectOf(BO->getLHS(), Fn);
     if (M.empty())
       return std::nullopt;

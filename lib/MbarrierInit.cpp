@@ -140,7 +140,7 @@ public:
       else
         Out.Inits.push_back({P.Init, O});
     }
-    Out.Events = Known;
+    Out.Events = Known.events();
   }
 
 private:
@@ -157,19 +157,10 @@ private:
 
   /// Stable index of an event, so that every fixed-point iteration over a
   /// statement names it the same way.
-  unsigned intern(const Event &E, unsigned Ordinal) {
-    auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind),
-                               Ordinal);
-    auto [It, New] = Index.try_emplace(Key, Known.size());
-    if (New)
-      Known.push_back(E);
-    return It->second;
-  }
-
   void apply(const Event &E, unsigned Ordinal, State &St) {
     switch (E.Kind) {
     case EffectKind::MbarrierInit:
-      St.push_back({intern(E, Ordinal), 0, NoEvent});
+      St.push_back({Known.intern(E, Ordinal), 0, NoEvent});
       normalize(St);
       return;
     case EffectKind::ClusterArrive:
@@ -183,7 +174,7 @@ private:
       for (Pending P : St) {
         if (E.Kind == EffectKind::ClusterArrive && E.Relaxed &&
             !(P.Flags & Fenced) && P.Relaxed == NoEvent) {
-          P.Relaxed = intern(E, Ordinal);
+          P.Relaxed = Known.intern(E, Ordinal);
           P.FenceAt = fenceAt(P.Init);
         }
         P.Flags = step(P.Flags, E, A.RequireProxyFence);
@@ -247,7 +238,7 @@ private:
   void call(const CallSite &C, State &St) {
     auto lifted = [&](const Summary &S, unsigned K) {
       return K == NoEvent ? NoEvent
-                          : intern(A.Events.lift(S.Events[K], C, Fn), K);
+                          : Known.intern(A.Events.lift(S.Events[K], C, Fn), K);
     };
     // A relaxed arrive inside the callee met the caller's init: the fence
     // goes after the init here.
@@ -283,9 +274,7 @@ private:
   unsigned In;
   const Bindings &Binds;
   Summary &Out;
-  std::vector<Event> Known;
-  std::map<std::tuple<const Stmt *, unsigned, unsigned, unsigned>, unsigned>
-      Index;
+  EventTable Known;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       ExposedUses;
 };

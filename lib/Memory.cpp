@@ -131,6 +131,27 @@ std::string AliasSet::describeMemory() const {
   return "shared memory " + describe();
 }
 
+/// "SharedStorage::C", and through unnamed structs and unions the fields
+/// that hold them: "SharedStorage::tensors.D" for `union {...} tensors;`.
+static std::string qualifiedFieldName(const FieldDecl *FD) {
+  std::string Name = FD->getNameAsString();
+  const RecordDecl *RD = FD->getParent();
+  while (RD->getName().empty()) {
+    const auto *Outer = dyn_cast<RecordDecl>(RD->getParent());
+    const FieldDecl *Holder = nullptr;
+    if (Outer)
+      for (const FieldDecl *F : Outer->fields())
+        if (F->getType()->getAsRecordDecl() == RD)
+          Holder = F;
+    if (!Holder)
+      break;
+    if (!Holder->getName().empty())
+      Name = Holder->getNameAsString() + "." + Name;
+    RD = Outer;
+  }
+  return RD->getNameAsString() + "::" + Name;
+}
+
 std::string AliasSet::describe() const {
   if (Unknown || Roots.empty())
     return "shared memory";
@@ -142,8 +163,7 @@ std::string AliasSet::describe() const {
     if (R.Field && R.Kind != MemRoot::SharedVar) {
       // The field says which buffer of dynamic shared memory; the record
       // names whose. A named `__shared__` variable names itself.
-      Out += "'" + R.Field->getParent()->getNameAsString() +
-             "::" + R.Field->getNameAsString() + "'";
+      Out += "'" + qualifiedFieldName(R.Field) + "'";
       continue;
     }
     switch (R.Kind) {

@@ -1,6 +1,8 @@
 //===- OrderRules.cpp - fixes of the tcgen05 and tensormap rules -----------===//
 #include "proxyfence/OrderRules.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -27,6 +29,36 @@ std::vector<PlannedFix> planOrderFixes(FixPlanner &Planner,
     for (size_t At; (At = P.FenceText.find("{map}")) != std::string::npos;)
       P.FenceText.replace(At, 5, F.MapAddress);
   }
+  return Out;
+}
+
+std::vector<const FunctionDecl *>
+entryRoots(llvm::ArrayRef<const FunctionDecl *> Roots) {
+  struct Callees : RecursiveASTVisitor<Callees> {
+    llvm::DenseSet<const FunctionDecl *> Called;
+    const FunctionDecl *Caller = nullptr;
+    void add(const FunctionDecl *F) {
+      if (F && F->getCanonicalDecl() != Caller->getCanonicalDecl())
+        Called.insert(F->getCanonicalDecl());
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      add(C->getDirectCallee());
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      add(C->getConstructor());
+      return true;
+    }
+  } V;
+  for (const FunctionDecl *R : Roots)
+    if (R->getBody()) {
+      V.Caller = R;
+      V.TraverseStmt(R->getBody());
+    }
+  std::vector<const FunctionDecl *> Out;
+  for (const FunctionDecl *R : Roots)
+    if (!V.Called.count(R->getCanonicalDecl()))
+      Out.push_back(R);
   return Out;
 }
 

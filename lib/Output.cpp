@@ -122,15 +122,16 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
                llvm::raw_ostream &OS, bool Colors) {
   SourceManager &SM = Ctx.getSourceManager();
   Reporter R(Ctx, OS, Colors);
-  // One warning per async operation and rule, wherever it is written (every
-  // instantiation, every barrier before it): each access that reaches it,
+  // One warning per async operation and rule, at the statement of the
+  // analysed code that issues it (every instantiation, every barrier before
+  // it, every asm statement a library call may take there: a `tma::copy`
+  // choosing among 2D/3D and multicast forms): each access that reaches it,
   // each barrier and each fence point is a note.
   std::vector<std::vector<size_t>> Groups;
-  std::map<std::tuple<const Rule *, unsigned, unsigned>, size_t> GroupOf;
+  std::map<std::pair<const Rule *, unsigned>, size_t> GroupOf;
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    auto Key = std::make_tuple(F.R, stmtLoc(SM, F.Async.At).getRawEncoding(),
-                               fileLoc(SM, F.Async.Loc).getRawEncoding());
+    auto Key = std::make_pair(F.R, stmtLoc(SM, F.Async.At).getRawEncoding());
     auto [It, New] = GroupOf.try_emplace(Key, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -149,10 +150,14 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     auto note = [&](SourceLocation L, const std::string &Text) {
       R.note(L, Text);
     };
-    if (F.Async.Via)
-      note(F.Async.Loc, std::string(asyncOpName(F.Async.Op)) +
-                            " issued here, inside '" +
-                            F.Async.Via->getNameAsString() + "'");
+    std::set<unsigned> IssuedSeen;
+    for (size_t I : G) {
+      const Event &A = Findings[I].Async;
+      if (A.Via &&
+          IssuedSeen.insert(fileLoc(SM, A.Loc).getRawEncoding()).second)
+        note(A.Loc, std::string(asyncOpName(A.Op)) + " issued here, inside '" +
+                        A.Via->getNameAsString() + "'");
+    }
     // The same access seen through two instantiations is one note.
     std::set<std::tuple<unsigned, unsigned, int>> AccessSeen;
     std::set<unsigned> HandoffSeen, FixSeen;

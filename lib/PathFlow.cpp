@@ -1,6 +1,7 @@
 //===- PathFlow.cpp - a few bits per path, through callees -----------------===//
 #include "proxyfence/PathFlow.h"
 #include "proxyfence/Dataflow.h"
+#include "clang/AST/Stmt.h"
 #include <set>
 #include <tuple>
 
@@ -15,11 +16,48 @@ constexpr unsigned IncomingMark = ~1u; // the caller's mark
 struct PathState {
   unsigned Bits;
   unsigned Mark; // index into the run's events, NoMark or IncomingMark
-  auto key() const { return std::tie(Bits, Mark); }
+  Election Elected;
+  auto key() const { return std::tie(Bits, Mark, Elected); }
   bool operator<(const PathState &O) const { return key() < O.key(); }
   bool operator==(const PathState &O) const { return key() == O.key(); }
 };
 using State = std::vector<PathState>; // sorted, unique
+
+/// Whether \p Fn's body executes elect.sync itself or through the functions
+/// it calls directly (cute::elect_one_sync, cuda::ptx::elect_sync).
+bool elects(const FunctionDecl *Fn, unsigned Depth = 0) {
+  const FunctionDecl *Def = Fn ? Fn->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Depth > 2)
+    return false;
+  std::vector<const Stmt *> Work = {Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      if (llvm::StringRef(Asm->getAsmString()).contains("elect.sync"))
+        return true;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (elects(Call->getDirectCallee(), Depth + 1))
+        return true;
+    for (const Stmt *Child : S->children())
+      if (Child)
+        Work.push_back(Child);
+  }
+  return false;
+}
+
+/// Whether \p E is true exactly in the thread elect.sync elected: a call
+/// that elects, or a local variable initialised from one.
+bool isElection(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return elects(Call->getDirectCallee());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      return Var->isLocalVarDecl() && !Var->getType()->isReferenceType() &&
+             Var->getInit() && isElection(Var->getInit());
+  return false;
+}
 } // namespace
 
 struct PathFlow::Summary {
@@ -34,37 +72,52 @@ struct PathFlow::Summary {
 
 class PathFlow::Run {
 public:
-  Run(PathFlow &F, const FunctionDecl *Fn, unsigned In, Summary &Out)
-      : F(F), Fn(Fn), In(In), Out(Out) {}
+  Run(PathFlow &F, const FunctionDecl *Fn, const Bindings &Binds, unsigned In,
+      Election InElected, Summary &Out)
+      : F(F), Fn(Fn), Binds(Binds), In(In), InElected(InElected), Out(Out) {}
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, F.Ctx);
     if (!G) {
-      Out.Exits.push_back({In, IncomingMark});
+      Out.Exits.push_back({In, IncomingMark, InElected});
       return;
     }
-    State Entry = {{In, IncomingMark}};
+    State Entry = {{In, IncomingMark, InElected}};
     std::vector<State> States = solveForward(
         *G, Entry, [&](const Stmt *S, State &St) { transfer(S, St); },
-        [](State &Into, const State &From) { return join(Into, From); });
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &B, unsigned Succ, State &St) {
+          return Binds.feasible(B, Succ, F.Ctx) && elect(B, Succ, St);
+        });
     Out.Exits = States[G->getExit().getBlockID()];
-    Out.Known = Known;
+    Out.Known = Known.events();
   }
 
 private:
-  void transfer(const Stmt *S, State &St) {
-    if (auto C = F.Events.extract(
-            S, Fn, [&](const Event &E, unsigned Ord) { apply(E, Ord, St); }))
-      call(*C, St);
+  /// elect.sync elects the same thread for the same mask every time (PTX
+  /// ISA, elect.sync): a path that was elected once is elected at every
+  /// election, and one that was not never is. Keeps the paths of one thread.
+  bool elect(const CFGBlock &B, unsigned Succ, State &St) {
+    const Expr *Cond = B.succ_size() == 2 ? B.getLastCondition() : nullptr;
+    if (!Cond || !isElection(Cond))
+      return true;
+    Election Taken = Succ == 0 ? Election::Elected : Election::NotElected;
+    State Kept;
+    for (PathState P : St)
+      if (P.Elected == Election::Unknown || P.Elected == Taken) {
+        P.Elected = Taken;
+        Kept.push_back(P);
+      }
+    normalize(Kept);
+    St.swap(Kept);
+    return !St.empty();
   }
 
-  unsigned intern(const Event &E, unsigned Ordinal) {
-    auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind),
-                               Ordinal);
-    auto [It, New] = Index.try_emplace(Key, Known.size());
-    if (New)
-      Known.push_back(E);
-    return It->second;
+  void transfer(const Stmt *S, State &St) {
+    if (auto C = F.Events.extract(
+            S, Fn, [&](const Event &E, unsigned Ord) { apply(E, Ord, St); },
+            &Binds))
+      call(*C, St);
   }
 
   void hit(const Event &E, PathState At) {
@@ -82,7 +135,7 @@ private:
         hit(E, P);
       P.Bits = F.Spec.Step(P.Bits, E);
       if (Mark)
-        P.Mark = intern(E, Ordinal);
+        P.Mark = Known.intern(E, Ordinal);
       Next.push_back(P);
     }
     normalize(Next);
@@ -97,16 +150,17 @@ private:
         return Caller;
       if (M == NoMark)
         return NoMark;
-      return intern(F.Events.lift(S.Known[M], C, Fn), M);
+      return Known.intern(F.Events.lift(S.Known[M], C, Fn), M);
     };
+    Bindings CalleeBinds = F.Binder.bind(C.Site, C.Def, Binds);
     State Next;
     for (const PathState &P : St) {
-      const Summary &S = F.summary(C.Def, P.Bits);
+      const Summary &S = F.summary(C.Def, CalleeBinds, P.Bits, P.Elected);
       for (const Summary::Hit &H : S.Hits)
         hit(F.Events.lift(H.E, C, Fn),
-            {H.At.Bits, mark(S, H.At.Mark, P.Mark)});
+            {H.At.Bits, mark(S, H.At.Mark, P.Mark), H.At.Elected});
       for (const PathState &X : S.Exits)
-        Next.push_back({X.Bits, mark(S, X.Mark, P.Mark)});
+        Next.push_back({X.Bits, mark(S, X.Mark, P.Mark), X.Elected});
     }
     normalize(Next);
     St.swap(Next);
@@ -114,39 +168,46 @@ private:
 
   PathFlow &F;
   const FunctionDecl *Fn;
+  const Bindings &Binds;
   unsigned In;
+  Election InElected;
   Summary &Out;
-  std::vector<Event> Known;
-  std::map<std::tuple<const Stmt *, unsigned, unsigned, unsigned>, unsigned>
-      Index;
+  EventTable Known;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       HitKeys;
 };
 
 PathFlow::PathFlow(ASTContext &Ctx, EventExtractor &Events, PathFlowSpec Spec)
-    : Ctx(Ctx), Events(Events), Spec(std::move(Spec)) {}
+    : Ctx(Ctx), Events(Events), Spec(std::move(Spec)), Binder(Ctx) {}
 PathFlow::~PathFlow() = default;
 
 const PathFlow::Summary &PathFlow::summary(const FunctionDecl *Def,
-                                           unsigned In) {
-  auto Key = std::make_pair(Def, In);
+                                           const Bindings &Binds, unsigned In,
+                                           Election Elected) {
+  // A function that calls itself through bindings: summarised unbound.
+  if (!Binds.empty() && Specialising.lookup(Def))
+    return summary(Def, Bindings(), In, Elected);
+  auto Key = std::make_tuple(Def, Binds, In, Elected);
   auto It = Summaries.find(Key);
   if (It != Summaries.end())
     return *It->second; // done, or in progress (recursion: transparent)
   auto &Slot = Summaries[Key];
   Slot = std::make_unique<Summary>();
-  Slot->Exits.push_back({In, IncomingMark});
+  Slot->Exits.push_back({In, IncomingMark, Elected});
   Summary Result;
-  if (Def->getBody() && !Def->isDependentContext())
-    Run(*this, Def, In, Result).run();
-  else
-    Result.Exits.push_back({In, IncomingMark});
+  if (Def->getBody()) {
+    ++Specialising[Def];
+    Run(*this, Def, Binds, In, Elected, Result).run();
+    --Specialising[Def];
+  } else {
+    Result.Exits.push_back({In, IncomingMark, Elected});
+  }
   *Summaries[Key] = std::move(Result);
   return *Summaries[Key];
 }
 
 std::vector<PathHit> PathFlow::run(const FunctionDecl *Root) {
-  const Summary &S = summary(Root, 0);
+  const Summary &S = summary(Root, Bindings(), 0, Election::Unknown);
   std::vector<PathHit> Out;
   for (const Summary::Hit &H : S.Hits) {
     std::optional<Event> Mark;

@@ -11,13 +11,15 @@
 //
 // One PathFlow pass per kernel meets every tcgen05 operation and every
 // hand-off with what the path did before it (bits) and the last
-// synchronisation it passed (the mark). A producer's hand-off and a
-// consumer's operation are paired when the consumer's last synchronisation
-// waits for that hand-off: the same mbarrier, a barrier of the same id, or
-// the cluster barrier.
+// synchronisation it passed (the mark); paths agree on elect.sync, so the
+// thread that issues an MMA is the one that commits it. A producer's
+// hand-off and a consumer's operation are paired when the consumer's last
+// synchronisation waits for that hand-off (the same mbarrier, a barrier of
+// the same id, or the cluster barrier) and program order allows it.
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/OrderRules.h"
+#include "proxyfence/Dataflow.h"
 #include "proxyfence/PathFlow.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
@@ -41,7 +43,8 @@ enum Bit : unsigned {
   Unfenced = 4,    // tcgen05.ld/st since fence::before_thread_sync
   NoAfter = 8,     // a synchronisation since fence::after_thread_sync
   UsedLd = 16,     // a tcgen05.ld since the kernel's entry
-  UsedWrite = 32,  // a tcgen05.st/mma/cp/shift since the entry
+  UsedWrite = 32,  // a tcgen05.st/mma/cp/shift since the entry (mma/cp/shift:
+                   // since the last tcgen05.commit)
   AnySync = 64,    // a thread synchronisation since the entry
 };
 
@@ -63,8 +66,11 @@ unsigned step(unsigned B, const Event &E) {
   case EffectKind::TmemWaitSt:
     return B & ~StPending;
   case EffectKind::TmemFenceBefore:
-  case EffectKind::TmemCommit:
     return B & ~Unfenced;
+  case EffectKind::TmemCommit:
+    // The commit's mbarrier hands over the MMAs/copies it tracks, fence
+    // included: a later plain arrive of this thread does not carry them.
+    return B & ~(Unfenced | UsedWrite);
   case EffectKind::TmemFenceAfter:
     return B & ~NoAfter;
   default:
@@ -81,6 +87,78 @@ bool pairs(const Event &Arrive, const Event &Wait) {
     return Wait.Kind == EffectKind::ClusterWait;
   return Wait.Kind == EffectKind::Barrier &&
          Arrive.Id.compare(Wait.Id) != BarrierId::Match::Different;
+}
+
+/// Program order in the root function: whether one event's statement can
+/// run after another's on some path of one thread.
+class ProgramOrder {
+public:
+  ProgramOrder(const FunctionDecl *Root, ASTContext &Ctx)
+      : G(buildCFG(Root, Ctx)) {
+    if (!G)
+      return;
+    for (const CFGBlock *B : *G) {
+      Blocks[B->getBlockID()] = B;
+      unsigned I = 0;
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          Where.try_emplace(CS->getStmt(), B->getBlockID(), I++);
+    }
+  }
+  /// Whether \p To can run after \p From in one thread; true when either
+  /// statement is unknown.
+  bool canFollow(const Stmt *From, const Stmt *To) {
+    auto A = Where.find(From), B = Where.find(To);
+    if (A == Where.end() || B == Where.end())
+      return true;
+    if (A->second.first == B->second.first && A->second.second < B->second.second)
+      return true;
+    return reaches(A->second.first).count(B->second.first);
+  }
+
+private:
+  /// Blocks reachable from the successors of block \p Id.
+  const std::set<unsigned> &reaches(unsigned Id) {
+    auto [It, New] = Reach.try_emplace(Id);
+    if (!New)
+      return It->second;
+    std::set<unsigned> Seen;
+    std::vector<const CFGBlock *> Work;
+    for (const CFGBlock *S : Blocks[Id]->succs())
+      if (S)
+        Work.push_back(S);
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(B->getBlockID()).second)
+        continue;
+      for (const CFGBlock *S : B->succs())
+        if (S)
+          Work.push_back(S);
+    }
+    return Reach[Id] = std::move(Seen);
+  }
+
+  std::unique_ptr<CFG> G;
+  std::map<unsigned, const CFGBlock *> Blocks;
+  std::map<const Stmt *, std::pair<unsigned, unsigned>> Where;
+  std::map<unsigned, std::set<unsigned>> Reach;
+};
+
+/// Whether the hand-off \p Arrive can be the one the consumer's last
+/// synchronisation \p Wait observes before \p Op, given program order.
+/// A CTA barrier is one instance for all threads at a time, so in code that
+/// every thread runs (neither point after the other excluded) it pairs only
+/// with itself; an mbarrier arrive that every thread reaches only after the
+/// consumer's operation (a later phase) pairs with nothing before it.
+bool ordered(ProgramOrder &Order, const Event &Arrive, const Event &Wait,
+             const Event &Op) {
+  const Stmt *A = Arrive.At.S, *W = Wait.At.S, *O = Op.At.S;
+  bool ArriveFirst = Order.canFollow(A, O), OpFirst = Order.canFollow(O, A);
+  if (Arrive.Kind == EffectKind::Barrier && Wait.Kind == EffectKind::Barrier &&
+      A != W && (Order.canFollow(A, W) || Order.canFollow(W, A)))
+    return false;
+  return ArriveFirst || !OpFirst;
 }
 
 /// Whether a consumer's \p Op conflicts with a producer that read tensor
@@ -130,8 +208,9 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       Out.push_back(std::move(F));
     }
   };
-  for (const FunctionDecl *Root : Roots) {
+  for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
+    ProgramOrder Order(Root, Ctx);
     std::vector<const PathHit *> Ops, Handoffs;
     for (const PathHit &H : Hits)
       (isThreadHandoff(H.E) ? Handoffs : Ops).push_back(&H);
@@ -161,7 +240,8 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       for (const PathHit *P : Handoffs) {
         bool Wrote = isCommit(P->E) || (P->Bits & UsedWrite);
         if (!(isCommit(P->E) || (P->Bits & (UsedLd | UsedWrite))) ||
-            !pairs(P->E, *C->Mark) || !conflicts(Op, Wrote))
+            !pairs(P->E, *C->Mark) || !conflicts(Op, Wrote) ||
+            !ordered(Order, P->E, *C->Mark, Op))
           continue;
         OrderFinding F;
         F.Message = opName(Op) + " is ordered after another thread's " +
@@ -189,7 +269,8 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       // this hand-off, with an operation that conflicts with ours.
       bool Wrote = P->Bits & (StPending | UsedWrite);
       auto Consumer = llvm::find_if(Ops, [&](const PathHit *C) {
-        return C->Mark && pairs(P->E, *C->Mark) && conflicts(C->E, Wrote);
+        return C->Mark && pairs(P->E, *C->Mark) && conflicts(C->E, Wrote) &&
+               ordered(Order, P->E, *C->Mark, C->E);
       });
       if (Consumer == Ops.end())
         continue;

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "proxyfence/OrderRules.h"
 #include "proxyfence/PathFlow.h"
+#include "proxyfence/TensorMapWrites.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -70,11 +71,6 @@ std::string textOf(const Expr *E, const ASTContext &Ctx) {
       .str();
 }
 
-bool isMapType(QualType T) {
-  std::string S = T.getCanonicalType().getUnqualifiedType().getAsString();
-  return llvm::StringRef(S).contains("CUtensorMap");
-}
-
 /// The address of the tensor map a TMA statement uses, as source text: an
 /// argument that is (a pointer to) a CUtensorMap, or whose parameter names a
 /// map or descriptor; empty when none is recognised.
@@ -85,9 +81,9 @@ std::string mapAddress(const Stmt *S, const ASTContext &Ctx) {
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare))
       Bare = Cast->getSubExpr()->IgnoreParenImpCasts();
     QualType T = Bare->getType();
-    if (T->isPointerType() && isMapType(T->getPointeeType()))
+    if (T->isPointerType() && isTensorMapType(T->getPointeeType()))
       return textOf(Bare, Ctx);
-    if (isMapType(T))
+    if (isTensorMapType(T))
       return "&" + textOf(Bare, Ctx);
     return "";
   };
@@ -141,7 +137,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
       Out.push_back(std::move(F));
     }
   };
-  for (const FunctionDecl *Root : Roots) {
+  for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     bool Modifies = llvm::any_of(Hits, [](const PathHit &H) {
       return H.E.Kind == EffectKind::TensormapWrite;

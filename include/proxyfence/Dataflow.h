@@ -13,6 +13,7 @@
 #include <iterator>
 #include <memory>
 #include <set>
+#include <type_traits>
 #include <vector>
 
 namespace proxyfence {
@@ -53,7 +54,8 @@ bool join(std::vector<T> &Into, const std::vector<T> &From) {
 /// \p Join(StateT &Into, const StateT &From) merges and says whether Into
 /// grew. Blocks are visited in reverse post-order, so loops settle quickly.
 /// \p Feasible(const CFGBlock &, unsigned SuccIndex) may close edges that
-/// constant arguments rule out (Bindings.h).
+/// constant arguments rule out (Bindings.h); a \p Feasible that also takes
+/// the state (`StateT &`, a copy for that edge) may narrow it per edge.
 template <typename StateT, typename TransferFn, typename JoinFn,
           typename FeasibleFn>
 std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
@@ -103,10 +105,22 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
     unsigned SuccIndex = 0;
     for (const clang::CFGBlock *Succ : B->succs()) {
       unsigned Index = SuccIndex++;
-      if (!Succ || Rank[Succ->getBlockID()] == ~0u || !Feasible(*B, Index))
+      if (!Succ || Rank[Succ->getBlockID()] == ~0u)
         continue;
+      constexpr bool Narrows =
+          std::is_invocable_r_v<bool, FeasibleFn, const clang::CFGBlock &,
+                                unsigned, StateT &>;
+      StateT Narrowed;
+      if constexpr (Narrows) {
+        Narrowed = S;
+        if (!Feasible(*B, Index, Narrowed))
+          continue;
+      } else if (!Feasible(*B, Index)) {
+        continue;
+      }
+      const StateT &Out = Narrows ? Narrowed : S;
       unsigned Id = Succ->getBlockID();
-      bool Changed = Join(In[Id], S) || !Reached[Id];
+      bool Changed = Join(In[Id], Out) || !Reached[Id];
       Reached[Id] = true;
       if (Changed)
         Work.insert(Rank[Id]);

@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,28 @@ struct Event {
   const clang::FunctionDecl *Via = nullptr;
   /// Short description for messages: "C++ store", "st.shared", "TMA store".
   std::string What;
+};
+
+/// The events one function's path states refer to by index, each event
+/// (statement, place, kind, ordinal) stored once.
+class EventTable {
+public:
+  unsigned intern(const Event &E, unsigned Ordinal) {
+    auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
+                               unsigned(E.Kind), Ordinal);
+    auto [It, New] = Index.try_emplace(Key, Known.size());
+    if (New)
+      Known.push_back(E);
+    return It->second;
+  }
+  const Event &operator[](unsigned I) const { return Known[I]; }
+  const std::vector<Event> &events() const { return Known; }
+
+private:
+  std::vector<Event> Known;
+  std::map<std::tuple<const clang::Stmt *, unsigned, unsigned, unsigned>,
+           unsigned>
+      Index;
 };
 
 /// A call of a function whose body is in the translation unit: each

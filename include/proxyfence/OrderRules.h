@@ -50,6 +50,12 @@ inline bool isThreadHandoff(const Event &E) {
 
 /// Findings of the rule over the kernels \p Roots (each analysed from its
 /// entry), in the order found.
+/// The roots no other root calls: kernels, and functions analysed on their
+/// own. A helper called from a kernel is seen in its callers' context; on
+/// its own it lacks the other roles and would be reported out of context.
+std::vector<const clang::FunctionDecl *>
+entryRoots(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
+
 std::vector<OrderFinding>
 findTcgen05Order(clang::ASTContext &Ctx, EventExtractor &Events,
                  llvm::ArrayRef<const clang::FunctionDecl *> Roots);

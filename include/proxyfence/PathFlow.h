@@ -5,14 +5,18 @@
 // proxyfence-tensormap). A may-dataflow over clang's CFG carries, per path, a
 // bit set and a mark (the last event the rule marks, such as the last thread
 // synchronisation). Callees are summarised once per incoming bit set, so
-// wrappers (cuda::ptx, CUTLASS, a kernel's own helpers) are seen through.
+// wrappers (cuda::ptx, CUTLASS, a kernel's own helpers) are seen through,
+// per constant/function argument (Bindings.h), and the paths of one thread
+// agree on elect.sync.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_PATHFLOW_H
 #define PROXYFENCE_PATHFLOW_H
 
+#include "proxyfence/Bindings.h"
 #include "proxyfence/Events.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -29,6 +33,10 @@ struct PathFlowSpec {
   /// Whether the rule looks at \p E (with the bits and mark before it).
   std::function<bool(const Event &E)> Checkpoint;
 };
+
+/// Whether a path is the thread elect.sync elects, as far as it has met an
+/// election.
+enum class Election : unsigned char { Unknown, Elected, NotElected };
 
 /// A checkpoint met on some path, in the terms of the root function.
 struct PathHit {
@@ -48,14 +56,19 @@ public:
 private:
   struct Summary;
   class Run;
-  const Summary &summary(const clang::FunctionDecl *Def, unsigned In);
+  const Summary &summary(const clang::FunctionDecl *Def,
+                         const Bindings &Binds, unsigned In,
+                         Election Elected);
 
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   PathFlowSpec Spec;
-  std::map<std::pair<const clang::FunctionDecl *, unsigned>,
+  ArgumentBinder Binder;
+  std::map<std::tuple<const clang::FunctionDecl *, Bindings, unsigned,
+                      Election>,
            std::unique_ptr<Summary>>
       Summaries;
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
 };
 
 } // namespace proxyfence

@@ -114,5 +114,19 @@ public:
     asm volatile("brkpt;\n" ::);
 #endif
   }
+  // Arrives on this CTA's barrier.
+  CUTLASS_DEVICE void arrive() const { ClusterBarrier::arrive(&this->barrier_); }
+  CUTLASS_DEVICE static void arrive(ValueType const *smem_ptr) {
+    uint32_t smem_addr = cute::cast_smem_ptr_to_uint(smem_ptr);
+#if CUDA_BARRIER_ENABLED
+    asm volatile("{\n\t"
+                 "mbarrier.arrive.shared::cta.b64 _, [%0];\n\t"
+                 "}"
+                 :
+                 : "r"(smem_addr));
+#elif defined(__CUDA_ARCH__)
+    asm volatile("brkpt;\n" ::);
+#endif
+  }
 };
 } // namespace cutlass::arch

@@ -1,0 +1,1 @@
+../../mbarrier-init/Inputs/mini_cutlass_barrier.h

@@ -1,0 +1,1 @@
+../../Inputs/mini_cutlass_config.h
