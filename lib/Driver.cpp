@@ -808,7 +808,9 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
         << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
         << " declared with a constructor, " << Sema.Alignas
-        << " under-aligned alignas; asm rejections left unrepaired: "
+        << " under-aligned alignas, " << Sema.ExternShared
+        << " extern __shared__ non-array" << (Sema.ExternShared == 1 ? "" : "s")
+        << "; asm rejections left unrepaired: "
         << AsmLeft << "\n";
     Err << "proxyfence: stats: asm in that code:";
     if (Blind.AsmKinds.empty())

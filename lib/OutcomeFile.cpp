@@ -202,6 +202,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"asmLeft", R.AsmLeft},
                    {"sharedObjectsRecovered", R.SemaRepairs.SharedObjects},
                    {"alignasRecovered", R.SemaRepairs.Alignas},
+                   {"externSharedRecovered", R.SemaRepairs.ExternShared},
                    {"stats", std::move(Stats)},
                    {"blind", std::move(Blind)},
                    {"diagnostics", std::move(Diags)},
@@ -251,6 +252,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.AsmLeft = In.num(Doc, "asmLeft");
   R.SemaRepairs.SharedObjects = In.num(Doc, "sharedObjectsRecovered");
   R.SemaRepairs.Alignas = In.num(Doc, "alignasRecovered");
+  R.SemaRepairs.ExternShared = In.num(Doc, "externSharedRecovered");
   const json::Object &B = *In.object(Doc.get("blind"));
   R.Blind.DeviceFunctions = In.num(B, "deviceFunctions");
   R.Blind.Stubs = In.strings(B, "stubs");

@@ -59,6 +59,8 @@ bool SemaRecovery::claim(const Diagnostic &Info) {
     ++Counts.Alignas;
     return true;
   }
+  if (Info.getID() == diag::err_cuda_extern_shared)
+    return keepExternShared(Info);
   if (Info.getID() != diag::err_shared_var_init || !CI || !CI->hasSema())
     return false;
   // Sema reports it while the declaration is the newest of its context.
@@ -78,6 +80,22 @@ bool SemaRecovery::claim(const Diagnostic &Info) {
   if (!defaultConstruction(Rejected))
     return false; // an initializer was written: nvcc rejects it as well
   Invalidated.push_back(Rejected);
+  return true;
+}
+
+bool SemaRecovery::keepExternShared(const Diagnostic &Info) {
+  // Reported while the attribute is applied, before it is attached: the
+  // variable is argument 0, complete but for the attribute.
+  if (!CI || !CI->hasASTContext() || Info.getNumArgs() < 1 ||
+      Info.getArgKind(0) != DiagnosticsEngine::ak_nameddecl)
+    return false;
+  auto *V = dyn_cast_or_null<VarDecl>(
+      reinterpret_cast<NamedDecl *>(Info.getRawArg(0)));
+  if (!V || !V->hasExternalStorage() || V->hasAttr<CUDASharedAttr>())
+    return false;
+  V->addAttr(CUDASharedAttr::CreateImplicit(CI->getASTContext(),
+                                            SourceRange(Info.getLocation())));
+  ++Counts.ExternShared;
   return true;
 }
 

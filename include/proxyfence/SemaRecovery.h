@@ -19,6 +19,10 @@
 //   CUtensorMap`, whose type is aligned to 128): nvcc keeps the type's
 //   alignment, clang errors but keeps the declaration and its uses whole,
 //   so the error is only taken back.
+// - `extern __shared__ T s;` with T not an array of unknown bound (a struct
+//   laid over the dynamic shared memory). nvcc places it in dynamic shared
+//   memory; clang errors and drops the shared attribute, so every access
+//   through it would count as global memory. The attribute is put back.
 //
 // With an initializer, or at namespace scope, nvcc rejects a `__shared__`
 // object too, and clang's error stands. Nothing is rewritten in any file:
@@ -44,10 +48,12 @@ namespace proxyfence {
 struct SemaRecoveryCounts {
   unsigned SharedObjects = 0; // __shared__ objects kept valid, uninitialised
   unsigned Alignas = 0;       // under-aligned alignas errors taken back
+  unsigned ExternShared = 0;  // extern __shared__ non-arrays kept shared
 
   void add(const SemaRecoveryCounts &O) {
     SharedObjects += O.SharedObjects;
     Alignas += O.Alignas;
+    ExternShared += O.ExternShared;
   }
 };
 
@@ -83,6 +89,7 @@ private:
     clang::VarDecl *Var;
     int StorageClass; // clang::StorageClass, to restore
   };
+  bool keepExternShared(const clang::Diagnostic &Info);
   void revalidatePending();
   void releaseIf(llvm::function_ref<bool(const clang::VarDecl *)> Done);
   void release(Held H);

@@ -40,7 +40,7 @@ __global__ void k(float *p) {
 // CHECK: proxyfence: 0 findings in 1 file
 // CHECK-NEXT: proxyfence: not seen: 3 stub device functions, 1 with code dropped by front-end errors, of 6 (see --stats)
 // CHECK: stats: device functions: 6, stubs: 3, code dropped by front-end errors: 1;
-// CHECK-NEXT: stats: also recovered for clang: 0 __shared__ objects declared with a constructor, 0 under-aligned alignas; asm rejections left unrepaired: 0
+// CHECK-NEXT: stats: also recovered for clang: 0 __shared__ objects declared with a constructor, 0 under-aligned alignas, 0 extern __shared__ non-arrays; asm rejections left unrepaired: 0
 // CHECK-NEXT: stats: asm in that code: none
 // CHECK-NEXT: stats: stub: {{.*}}blind-spots.cu:6:17: store_fence: empty once preprocessed
 // CHECK-NEXT: stats: stub: {{.*}}blind-spots.cu:11:17: tma_commit: only traps

@@ -4,7 +4,7 @@
 // RUN: %proxyfence --stats %s 2>&1 | FileCheck %s
 // CHECK: unrepaired.cu: note: the clang front end rejected part of this file (1 error; first: {{.*}}unrepaired.cu:13:31: invalid % escape in inline assembly string)
 // CHECK: stats: device functions: 3, stubs: 0, code dropped by front-end errors: 1; asm rejections repaired for clang: 1
-// CHECK: stats: also recovered for clang: 0 __shared__ objects declared with a constructor, 0 under-aligned alignas; asm rejections left unrepaired: 1
+// CHECK: stats: also recovered for clang: 0 __shared__ objects declared with a constructor, 0 under-aligned alignas, 0 extern __shared__ non-arrays; asm rejections left unrepaired: 1
 // CHECK: stats: dropped: {{.*}}unrepaired.cu:11:1: lane_id_packed: code dropped by a front-end error
 
 __device__ unsigned
