@@ -196,8 +196,12 @@ private:
         const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
         if (reaches(AS, WS) || reaches(WS, AS))
           continue;
+        // Through report(): ends that meet only through what a caller binds
+        // (a kernel class's `Params const &` beside its shared-memory
+        // pointer) are the call sites' to decide.
         A.pairRoleRecords(Arrives[I], WaitRecs[J],
-                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait));
+                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait),
+                          [this](Finding F) { report(std::move(F)); });
       }
     Out.RoleArrives = std::move(Arrives);
     Out.RoleWaits = std::move(WaitRecs);

@@ -85,7 +85,8 @@ void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R) {
 }
 
 void Analyzer::pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
-                               BarrierId::Match M) {
+                               BarrierId::Match M,
+                               llvm::function_ref<void(Finding)> Report) {
   if (M == BarrierId::Match::Different)
     return;
   // Only pairs that would be a finding are worth a line in --stats.
@@ -102,8 +103,13 @@ void Analyzer::pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
   noteRolePair(Arr.Arrive, Wait.Wait, /*Matched=*/true);
   for (const Rule *Ru : Rules)
     if (Ru->MatchesAccess(Arr.Access.Kind) && Ru->MatchesAsync(Wait.Async) &&
-        Arr.Access.Mem.mayAlias(Wait.Async.Mem))
-      addFinding(Finding{Ru, Arr.Access, Wait.Async, Arr.Handoff});
+        Arr.Access.Mem.mayAlias(Wait.Async.Mem)) {
+      Finding F{Ru, Arr.Access, Wait.Async, Arr.Handoff};
+      if (Report)
+        Report(std::move(F));
+      else
+        addFinding(std::move(F));
+    }
 }
 
 namespace {

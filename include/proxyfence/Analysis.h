@@ -20,6 +20,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <memory>
@@ -121,9 +122,11 @@ private:
   friend class FunctionRun;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
-  /// A role pair whose barriers compare as \p M: findings or stats.
+  /// A role pair whose barriers compare as \p M: findings (to \p Report,
+  /// by default addFinding) or stats.
   void pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
-                       BarrierId::Match M);
+                       BarrierId::Match M,
+                       llvm::function_ref<void(Finding)> Report = nullptr);
 
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
