@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds a self-contained proxyfence for a machine without LLVM 22 (a GPU
 # box where `proxyfence --fix --verify` should also run the harnesses):
-# Clang and LLVM linked statically, plus Clang's own headers beside it.
-#   scripts/bundle.sh [OUT.tar.xz]    (default: dist/proxyfence-linux-x86_64.tar.xz)
+# Clang, LLVM and the C library linked statically (any x86-64 Linux, whatever
+# its glibc), plus Clang's own headers beside it.
+#   scripts/bundle.sh [OUT.tar.xz [cmake options...]]
+#     (default: dist/proxyfence-linux-x86_64.tar.xz; build dir build-static)
 # Unpack anywhere and run <dir>/bin/proxyfence; it needs CUDA (nvcc) there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUTPUT="${1:-dist/proxyfence-linux-x86_64.tar.xz}"
-scripts/setup.sh build-static -DPROXYFENCE_STATIC=ON -DBUILD_TESTING=OFF
+shift || true
+# The static link needs libzstd.a and libz.a.
+EXTRA_PKGS="libzstd-dev zlib1g-dev" \
+  scripts/setup.sh build-static -DPROXYFENCE_STATIC=ON -DBUILD_TESTING=OFF "$@"
 major="$(llvm-config-22 --version | cut -d. -f1)"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT

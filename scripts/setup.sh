@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what proxyfence needs (Debian packages only) and builds it.
 # Usage: scripts/setup.sh [build-dir [cmake options...]]   (default: build)
+# EXTRA_PKGS: more Debian packages a build needs (scripts/bundle.sh's static one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 shift || true
 
 PKGS=(clang-22 libclang-22-dev libclang-rt-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
-      cmake ninja-build libgtest-dev python3 python3-yaml pre-commit)
+      cmake ninja-build libgtest-dev python3 python3-yaml pre-commit ${EXTRA_PKGS:-})
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
