@@ -179,11 +179,13 @@ private:
   void pairAcrossCalls() {
     std::vector<RoleArrive> Arrives;
     std::vector<RoleWait> WaitRecs;
+    // The role function's own statements, which messages show wherever
+    // the records are lifted to.
     for (const ArriveRecord &R : ArriveRecs)
-      addRoleRecord(Arrives, {ArriveEvents[R.Arrive], Accesses[R.Access],
-                              R.Handoff});
+      addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
+                              withOrigin(Accesses[R.Access]), R.Handoff});
     for (const auto &[K, Async] : WaitAsyncs)
-      addRoleRecord(WaitRecs, {Waits[K], Async});
+      addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
     size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
     for (const RoleArrive &R : LiftedArrives)
       addRoleRecord(Arrives, R);
@@ -427,6 +429,9 @@ private:
   void report(Finding F) {
     if (!Fn->hasAttr<CUDAGlobalAttr>() &&
         !F.Access.Mem.mayAliasLocally(F.Async.Mem)) {
+      // Messages show this function's statements, where the hazard is.
+      F.Access = withOrigin(std::move(F.Access));
+      F.Async = withOrigin(std::move(F.Async));
       auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
                                  F.Async.At.S, F.Async.Loc.getRawEncoding(),
                                  F.Handoff.S);

@@ -131,7 +131,7 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   std::map<std::pair<const Rule *, unsigned>, size_t> GroupOf;
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    auto Key = std::make_pair(F.R, stmtLoc(SM, F.Async.At).getRawEncoding());
+    auto Key = std::make_pair(F.R, stmtLoc(SM, shownAt(F.Async)).getRawEncoding());
     auto [It, New] = GroupOf.try_emplace(Key, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -145,18 +145,23 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     for (size_t I : G)
       Merged.Mem.merge(Findings[I].Access.Mem);
     std::string Msg = F.R->Message(Merged, F.Async);
-    SourceLocation WarnLoc = stmtLoc(SM, F.Async.At);
+    SourceLocation WarnLoc = stmtLoc(SM, shownAt(F.Async));
     R.warning(WarnLoc, Msg, F.R->Name);
     auto note = [&](SourceLocation L, const std::string &Text) {
       R.note(L, Text);
     };
+    // Shown inside a callee: the call where both ends meet, with its
+    // arguments (the shared memory it passes, the roles it joins).
+    if (shownAt(F.Async).S != F.Async.At.S)
+      note(stmtLoc(SM, F.Async.At),
+           "both sides meet through this call, with its arguments");
     std::set<unsigned> IssuedSeen;
     for (size_t I : G) {
       const Event &A = Findings[I].Async;
-      if (A.Via &&
-          IssuedSeen.insert(fileLoc(SM, A.Loc).getRawEncoding()).second)
+      if (const FunctionDecl *Via = shownVia(A);
+          Via && IssuedSeen.insert(fileLoc(SM, A.Loc).getRawEncoding()).second)
         note(A.Loc, std::string(asyncOpName(A.Op)) + " issued here, inside '" +
-                        A.Via->getNameAsString() + "'");
+                        Via->getNameAsString() + "'");
     }
     // The same access seen through two instantiations is one note.
     std::set<std::tuple<unsigned, unsigned, int>> AccessSeen;
@@ -175,7 +180,8 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
       const Event &Acc = X.Access;
       if (!AccessSeen
                .insert({fileLoc(SM, Acc.Loc).getRawEncoding(),
-                        stmtLoc(SM, Acc.At).getRawEncoding(), int(Acc.Kind)})
+                        stmtLoc(SM, shownAt(Acc)).getRawEncoding(),
+                        int(Acc.Kind)})
                .second)
         continue;
       if (Notes == MaxAccessNotes) {
@@ -191,9 +197,9 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
                         (Acc.Kind == EffectKind::GenericWrite ? " to " : " of ") +
                         Acc.Mem.describe() +
                         " here" + Detail);
-      if (Acc.Via)
-        note(stmtLoc(SM, Acc.At), "inside '" + Acc.Via->getNameAsString() +
-                                      "', called here");
+      if (const FunctionDecl *Via = shownVia(Acc))
+        note(stmtLoc(SM, shownAt(Acc)),
+             "inside '" + Via->getNameAsString() + "', called here");
     }
     if (Hidden)
       note(WarnLoc, "and " + std::to_string(Hidden) +

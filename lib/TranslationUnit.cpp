@@ -268,8 +268,13 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
     }
     Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
                           F.R->Name);
-    if (Verdict == Admit::Kept)
+    if (Verdict == Admit::Kept) {
       Findings.push_back(F);
+      // A role function in library code: shown at the call here instead.
+      for (Event *E : {&Findings.back().Access, &Findings.back().Async})
+        if (E->Origin && !Editable(E->Origin.S->getBeginLoc()))
+          E->Origin = StmtRef();
+    }
     // Suppressed ones count once per warning, grouped as reportFindings
     // groups them.
     else if (Verdict == Admit::Suppressed)

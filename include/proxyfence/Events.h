@@ -88,9 +88,30 @@ struct Event {
   clang::SourceLocation Loc;
   /// The callee through which the event happens, when it is not direct.
   const clang::FunctionDecl *Via = nullptr;
+  /// For the ends of a role pair or a deferred hazard lifted from a callee:
+  /// the statement of the function that paired them that performs it, and
+  /// the callee through which it does there. Messages show these rather than the call that lifted them (a
+  /// CUTLASS kernel's one `op(params, smem)` call for every role).
+  StmtRef Origin;
+  const clang::FunctionDecl *OriginVia = nullptr;
   /// Short description for messages: "C++ store", "st.shared", "TMA store".
   std::string What;
 };
+
+/// \p E, shown where it is now even once lifted into callers.
+inline Event withOrigin(Event E) {
+  if (!E.Origin) {
+    E.Origin = E.At;
+    E.OriginVia = E.Via;
+  }
+  return E;
+}
+
+/// Where messages show \p E: its role function's statement, if it has one.
+inline StmtRef shownAt(const Event &E) { return E.Origin ? E.Origin : E.At; }
+inline const clang::FunctionDecl *shownVia(const Event &E) {
+  return E.Origin ? E.OriginVia : E.Via;
+}
 
 /// The events one function's path states refer to by index, each event
 /// (statement, place, kind, ordinal) stored once.

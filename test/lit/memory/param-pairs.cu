@@ -2,7 +2,8 @@
 // `const coord &idx` bound to a braced temporary or a register variable is
 // never shared memory, so its reads beside the TMA load into `dst` are no
 // hazard; a helper that writes and TMA-stores the buffer it is given is
-// reported at the call in the kernel that passes shared memory.
+// reported in the helper when a call passes it the same shared memory for
+// both, with a note at that call.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 #include <cuda.h>
 #include <cstdint>
@@ -60,13 +61,15 @@ __global__ void lifted_stmatrix(const __grid_constant__ CUtensorMap map, uint32_
 }
 
 // CHECK-NOT: proxyfence-async-overwrite
-// CHECK: param-pairs.cu:51:3: warning: TMA store reads shared memory 'b' written through the generic proxy
-// CHECK: :24:3: note: TMA store issued here, inside 'tma_store'
-// CHECK: :30:3: note: generic-proxy write to 'b' here
-// CHECK: :51:3: note: inside 'fill_then_store', called here
+// CHECK: param-pairs.cu:34:5: warning: TMA store reads shared memory 'b' written through the generic proxy
+// CHECK: :52:3: note: both sides meet through this call, with its arguments
+// CHECK: :25:3: note: TMA store issued here, inside 'tma_store'
+// CHECK: :31:3: note: generic-proxy write to 'b' here
+// CHECK-NOT: :52:3: note: inside
+// CHECK: :32:3: note: insert
 // CHECK-NOT: proxyfence-async-overwrite
-// CHECK: param-pairs.cu:59:5: warning: TMA store reads shared memory written through the generic proxy
-// CHECK: :37:3: note: generic-proxy write to shared memory here (stmatrix.shared::cta)
-// CHECK: :56:3: note: inside 'stmatrix_to', called here
+// CHECK: param-pairs.cu:60:5: warning: TMA store reads shared memory written through the generic proxy
+// CHECK: :38:3: note: generic-proxy write to shared memory here (stmatrix.shared::cta)
+// CHECK: :57:3: note: inside 'stmatrix_to', called here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 2 findings in 1 file

@@ -98,8 +98,13 @@ void launch(const Params &params, int smem_bytes) {
 
 // CHECK-NOT: 'params'
 // CHECK-NOT: 'Params::
-// CHECK:     {{.*}}.cu:35:3: warning: TMA load overwrites shared memory 'Storage::stage' read through the generic proxy {{.*}}[proxyfence-async-overwrite]
+// The warning is at the producer role's load, not at the kernel's one call
+// of operator() that brings the roles together.
+// CHECK:     {{.*}}.cu:45:9: warning: TMA load overwrites shared memory 'Storage::stage' read through the generic proxy {{.*}}[proxyfence-async-overwrite]
+// CHECK:     {{.*}}.cu:35:3: note: both sides meet through this call, with its arguments
+// CHECK:     pipeline.h:{{[0-9]+}}:3: note: TMA load issued here, inside 'tma_load_2d'
 // CHECK:     {{.*}}.cu:68:29: note: generic-proxy read of 'Storage::stage' here
+// CHECK:     {{.*}}.cu:69:7: note: this barrier orders threads
 // CHECK:     {{.*}}.cu:69:7: note: insert '{{.*}}' here
 // CHECK-NOT: 'params'
 // CHECK-NOT: 'Params::
