@@ -170,5 +170,32 @@ __global__ void runtime_choice(int *out, bool clustered) {
   out[blockIdx.x] = 1;
 }
 // CHECK: visitor-barriers.cu:161:7: warning: mbarrier {{.*}} is used by another CTA of the cluster before its initialisation is visible there: no cluster barrier after the init fence [proxyfence-mbarrier-init]
+
+// A helper that arrives on the peer only when asked to multicast, called
+// from the pattern with its default (`kWidth` makes the call dependent):
+// the default argument keeps the remote arrive out, so the CTA barrier
+// suffices.
+template <uint32_t kWidth>
+__device__ void arrive_stage(const Barrier *bar, uint32_t multicast = 1) {
+  if (multicast == 1)
+    bar->arrive();
+  else
+    bar->arrive(cute::block_rank_in_cluster() ^ 1);
+}
+
+template <uint32_t kStages>
+__global__ void default_argument(int *out) {
+  extern __shared__ __align__(16) uint8_t smem[];
+  auto base = reinterpret_cast<Barrier *>(smem);
+  auto bars = Visitor([=](const uint32_t &i) { return base + i; });
+  if (threadIdx.x == 0)
+    for (uint32_t s = 0; s < kStages; ++s)
+      bars[s]->init(1);
+  __syncthreads();
+  if (threadIdx.x == 32)
+    arrive_stage<kStages>(bars[0]);
+  bars[0]->wait(0);
+  out[blockIdx.x] = 1;
+}
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 4 findings in 1 file
