@@ -314,9 +314,10 @@ QualType patternType(const Expr *E) {
     return {};
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getBase(), 1))
+    // getBase() guesses by type, which a dependent index does not have.
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
       return returnTypeOf(Op);
-    QualType Base = patternType(ASE->getBase());
+    QualType Base = patternType(ASE->getLHS());
     if (!Base.isNull() && (Base->isPointerType() || Base->isArrayType()))
       return QualType(Base->getPointeeOrArrayElementType(), 0);
     return {};
@@ -361,6 +362,28 @@ void lookupMember(const CXXRecordDecl *RD, DeclarationName Name,
     if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
         Base && !B.isVirtual() && Base->hasDefinition())
       lookupMember(Base->getDefinition(), Name, Out);
+}
+
+/// `b->arrive(0u)`: `arrive(uint32_t)` and the static `arrive(const T *)`
+/// both take it, but the integer parameter is the better match; keeps the
+/// candidates that take every argument of integer type at an integer
+/// parameter, when some do.
+void preferExactIntegers(DependentCallee &R, const CallExpr *Call) {
+  if (R.Viable.size() < 2)
+    return;
+  auto integral = [&](const FunctionDecl *FD) {
+    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+      QualType Arg = patternType(Call->getArg(I));
+      if (!Arg.isNull() && Arg->isIntegralOrEnumerationType() &&
+          FD->getParamDecl(I)->getType().getNonReferenceType()->isPointerType())
+        return false;
+    }
+    return true;
+  };
+  llvm::SmallVector<const FunctionDecl *, 2> Better;
+  llvm::copy_if(R.Viable, std::back_inserter(Better), integral);
+  if (!Better.empty())
+    R.Viable.assign(Better.begin(), Better.end());
 }
 
 /// The class whose members `obj.f` / `p->f` names, when the pattern tells
@@ -431,6 +454,7 @@ DependentCallee dependentCallee(const CallExpr *Call) {
         addCandidate(R, ND, Call,
                      ME->hasExplicitTemplateArgs() ? int(ME->getNumTemplateArgs())
                                                    : -1);
+      preferExactIntegers(R, Call);
       return R;
     }
   }

@@ -254,7 +254,7 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getBase(), 1))
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
       return Op->getReturnType()->isReferenceType()
                  ? subscriptValue(ASE, Op, Fn)
                  : AliasSet(); // a temporary
@@ -394,7 +394,7 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     return objectOf(E, Fn);
   // `v[i]` of a visitor whose stored lambda computes the element.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getBase(), 1);
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1);
         Op && !Op->getReturnType()->isReferenceType())
       return subscriptValue(ASE, Op, Fn);
   // An object used as a value: a reference parameter's argument, the source
@@ -824,8 +824,8 @@ AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
     Out = AliasSet::unknown();
   for (const MemRoot &R : S.roots()) {
     if (R.Kind == MemRoot::Param && R.ParamIndex == 0)
-      mergeNarrowed(Out, R.ByRef ? objectOf(ASE->getIdx(), Fn)
-                                 : valueOf(ASE->getIdx(), Fn),
+      mergeNarrowed(Out, R.ByRef ? objectOf(ASE->getRHS(), Fn)
+                                 : valueOf(ASE->getRHS(), Fn),
                     R);
     else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
              R.Kind != MemRoot::ThisValue)

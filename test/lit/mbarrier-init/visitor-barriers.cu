@@ -199,3 +199,34 @@ __global__ void default_argument(int *out) {
 }
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 4 findings in 1 file
+
+// The stage and phase of a type only the instantiation knows (`auto` from a
+// dependent scheduler), and `arrive(0u)`, which the static
+// `arrive(const uint64_t *)` could also take: still ClusterBarrier's wait
+// and remote arrive, so the missing init fence is seen.
+// RUN: not %proxyfence --disable=proxyfence-fence-clobber %s -- -I%S/Inputs -DDEPENDENT_INDEX 2>&1 | FileCheck --check-prefix=INDEX %s
+#ifdef DEPENDENT_INDEX
+template <class Iter> struct Schedule { Iter iter; };
+
+template <uint32_t kStages, class Iter>
+__global__ void __cluster_dims__(2, 1, 1) dependent_index(int *out, Iter it) {
+  extern __shared__ __align__(16) uint8_t smem[];
+  auto base = reinterpret_cast<Barrier *>(smem);
+  auto bars = Visitor([=](const uint32_t &i) { return base + i; });
+  if (threadIdx.x == 0)
+    for (uint32_t s = 0; s < kStages; ++s)
+      bars[s]->init(1);
+  cute::cluster_arrive_relaxed();
+  cute::cluster_wait();
+  auto sched = Schedule<Iter>{it};
+  auto stage = sched.iter % kStages;
+  auto phase = (sched.iter / kStages) & 1;
+  if (threadIdx.x == 0)
+    bars[stage]->arrive(0u);
+  bars[stage]->wait(phase ^ 1);
+  out[blockIdx.x] = 1;
+}
+#endif
+// INDEX: visitor-barriers.cu:218:7: warning: mbarrier {{.*}} is used by another CTA of the cluster before its initialisation is visible there: no fence.mbarrier_init.release.cluster before the relaxed cluster barrier [proxyfence-mbarrier-init]
+// INDEX: visitor-barriers.cu:225:5: note: inside 'arrive', called here
+// INDEX: proxyfence: 5 findings in 1 file
