@@ -216,11 +216,18 @@ Bindings ArgumentBinder::bind(const Expr *Call, const FunctionDecl *Callee,
   } else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Call)) {
     Args = llvm::ArrayRef(Ctor->getArgs(), Ctor->getNumArgs());
   }
-  for (unsigned I = 0; I < Callee->getNumParams() && I + Skip < Args.size(); ++I) {
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     if (!Wanted.count(I))
       continue;
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    const Expr *Arg = Args[I + Skip];
+    // A template pattern's call leaves default arguments out: the default.
+    const Expr *Arg = I + Skip < Args.size()          ? Args[I + Skip]
+                      : P->hasDefaultArg() && !P->hasUnparsedDefaultArg() &&
+                              !P->hasUninstantiatedDefaultArg()
+                          ? P->getDefaultArg()
+                          : nullptr;
+    if (!Arg)
+      break;
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
       Arg = D->getExpr();
     QualType T = P->getType().getNonReferenceType();

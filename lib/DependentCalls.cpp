@@ -1,5 +1,6 @@
 //===- DependentCalls.cpp - calls in template patterns, as written --------===//
 #include "proxyfence/DependentCalls.h"
+#include "proxyfence/Memory.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -20,6 +21,12 @@ bool takesArgs(const FunctionDecl *FD, unsigned Args) {
     return P->isParameterPack();
   });
 }
+/// Whether argument \p ArgE can never convert to a parameter of type
+/// \p Param, where the pattern tells its type: an integer to a pointer (but
+/// for a literal 0), a pointer to a number. Other conversions are not
+/// judged.
+bool cannotConvert(const Expr *ArgE, QualType Param, ASTContext &Ctx);
+
 /// Adds \p ND to the candidates when it can take the call: its arguments
 /// and \p ExplicitArgs explicit template arguments (-1: none written).
 void addCandidate(DependentCallee &R, const NamedDecl *ND, const CallExpr *Call,
@@ -44,6 +51,13 @@ void addCandidate(DependentCallee &R, const NamedDecl *ND, const CallExpr *Call,
       --Args;
   if (!takesArgs(FD, Args))
     return;
+  // `b->arrive(cta)` is not the static `arrive(const uint64_t *)` overload.
+  unsigned First = Call->getNumArgs() - Args;
+  for (unsigned I = 0; I < Args && I < FD->getNumParams(); ++I)
+    if (!FD->getParamDecl(I)->isParameterPack() &&
+        cannotConvert(Call->getArg(First + I), FD->getParamDecl(I)->getType(),
+                      FD->getASTContext()))
+      return;
   const FunctionDecl *Canon = FD->getCanonicalDecl();
   if (llvm::none_of(R.Viable, [&](const FunctionDecl *V) {
         return V->getCanonicalDecl() == Canon;
@@ -82,6 +96,315 @@ conditionalChoices(NestedNameSpecifier Q) {
   }
   return Out;
 }
+
+/// The call operator of the lambda \p E is or names: `[=](int i) {...}`, or
+/// a local variable initialised with one.
+const CXXMethodDecl *lambdaCallOperator(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicitAsWritten()->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
+      E = V->getInit()->IgnoreImplicitAsWritten()->IgnoreParens();
+  const auto *L = dyn_cast<LambdaExpr>(E);
+  return L ? L->getCallOperator() : nullptr;
+}
+
+/// The type \p T names when it is a lambda's closure type, spelled
+/// `decltype(f)` or as the closure itself: its call operator.
+const CXXMethodDecl *closureCallOperator(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (const auto *DT = T->getAs<DecltypeType>())
+    return lambdaCallOperator(DT->getUnderlyingExpr());
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isLambda() ? RD->getLambdaCallOperator() : nullptr;
+}
+
+/// In the pattern of class template \p CTD, the index of the type
+/// parameter of the field that every `operator[]` calls with its own
+/// parameters and returns the result of: `return func(i);` with `FuncT func`.
+std::optional<unsigned> storedCallableParam(const ClassTemplateDecl *CTD,
+                                            unsigned Args) {
+  const CXXRecordDecl *RD = CTD->getTemplatedDecl();
+  if (!RD || !RD->hasDefinition())
+    return std::nullopt;
+  RD = RD->getDefinition();
+  std::optional<unsigned> Index;
+  ASTContext &Ctx = RD->getASTContext();
+  for (const NamedDecl *ND : RD->lookup(
+           Ctx.DeclarationNames.getCXXOperatorName(OO_Subscript))) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(ND->getUnderlyingDecl());
+    const auto *Body = MD ? dyn_cast_or_null<CompoundStmt>(MD->getBody())
+                          : nullptr;
+    if (!Body || MD->getNumParams() != Args || Body->size() != 1)
+      return std::nullopt;
+    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+    const auto *Call = Ret && Ret->getRetValue()
+                           ? dyn_cast<CallExpr>(Ret->getRetValue()
+                                                    ->IgnoreImplicitAsWritten()
+                                                    ->IgnoreParens())
+                           : nullptr;
+    if (!Call || Call->getNumArgs() != Args)
+      return std::nullopt;
+    // The arguments: the operator's own parameters, in order, unchanged.
+    for (unsigned I = 0; I < Args; ++I) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(
+          Call->getArg(I)->IgnoreImplicitAsWritten()->IgnoreParens());
+      if (!DRE || DRE->getDecl() != MD->getParamDecl(I))
+        return std::nullopt;
+    }
+    const auto *ME =
+        dyn_cast<MemberExpr>(Call->getCallee()->IgnoreImplicitAsWritten());
+    const auto *Field = ME && isa<CXXThisExpr>(ME->getBase()->IgnoreImpCasts())
+                            ? dyn_cast<FieldDecl>(ME->getMemberDecl())
+                            : nullptr;
+    const auto *Param =
+        Field ? Field->getType().getNonReferenceType()
+                    ->getAs<TemplateTypeParmType>()
+              : nullptr;
+    if (!Param || Param->getDepth() != CTD->getTemplateParameters()->getDepth() ||
+        (Index && *Index != Param->getIndex()))
+      return std::nullopt;
+    Index = Param->getIndex();
+  }
+  return Index;
+}
+
+/// The class template and the arguments a local variable is constructed
+/// from: `auto v = Visitor(f)` (deduced), `Visitor<decltype(f)> v(f)`.
+struct Construction {
+  const ClassTemplateDecl *Template = nullptr;
+  ArrayRef<TemplateArgument> Written; // empty when deduced
+  llvm::SmallVector<const Expr *, 2> Args;
+};
+
+std::optional<Construction> constructionOf(const VarDecl *V) {
+  if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit())
+    return std::nullopt;
+  Construction C;
+  auto templateOf = [&](QualType T) {
+    if (T.isNull())
+      return;
+    if (const auto *TST = T->getAs<TemplateSpecializationType>()) {
+      C.Template = dyn_cast_or_null<ClassTemplateDecl>(
+          TST->getTemplateName().getAsTemplateDecl());
+      C.Written = TST->template_arguments();
+    } else if (const auto *DT = T->getAs<DeducedTemplateSpecializationType>()) {
+      C.Template = dyn_cast_or_null<ClassTemplateDecl>(
+          DT->getTemplateName().getAsTemplateDecl());
+    }
+  };
+  const Expr *Init = V->getInit()->IgnoreImplicitAsWritten()->IgnoreParens();
+  if (const auto *UC = dyn_cast<CXXUnresolvedConstructExpr>(Init)) {
+    templateOf(UC->getTypeAsWritten());
+    C.Args.append(UC->arg_begin(), UC->arg_end());
+  } else if (const auto *PL = dyn_cast<ParenListExpr>(Init)) {
+    for (unsigned I = 0; I < PL->getNumExprs(); ++I)
+      C.Args.push_back(PL->getExpr(I));
+  } else if (const auto *IL = dyn_cast<InitListExpr>(Init)) {
+    C.Args.append(IL->inits().begin(), IL->inits().end());
+  }
+  if (!C.Template)
+    templateOf(V->getType());
+  if (!C.Template)
+    return std::nullopt;
+  return C;
+}
+
+/// The call operator of the callable \p C stores as template parameter
+/// \p Index: the written argument, or the constructor argument of that
+/// parameter's type.
+const CXXMethodDecl *storedCallable(const Construction &C, unsigned Index) {
+  if (Index < C.Written.size()) {
+    const TemplateArgument &A = C.Written[Index];
+    return A.getKind() == TemplateArgument::Type
+               ? closureCallOperator(A.getAsType())
+               : nullptr;
+  }
+  const CXXRecordDecl *RD = C.Template->getTemplatedDecl()->getDefinition();
+  if (!RD)
+    return nullptr;
+  const CXXMethodDecl *Found = nullptr;
+  for (const CXXConstructorDecl *Ctor : RD->ctors()) {
+    if (Ctor->getNumParams() != C.Args.size())
+      continue;
+    for (unsigned I = 0; I < C.Args.size(); ++I) {
+      const auto *P = Ctor->getParamDecl(I)
+                          ->getType()
+                          .getNonReferenceType()
+                          ->getAs<TemplateTypeParmType>();
+      if (!P || P->getIndex() != Index)
+        continue;
+      const CXXMethodDecl *Op = lambdaCallOperator(C.Args[I]);
+      if (!Op || (Found && Found != Op))
+        return nullptr;
+      Found = Op;
+    }
+  }
+  return Found;
+}
+
+/// The type a function returns, its `auto` deduced from the returned
+/// expressions as written (all of one type that depends on nothing).
+QualType returnTypeOf(const FunctionDecl *FD) {
+  QualType R = FD->getReturnType();
+  const auto *Auto = dyn_cast<AutoType>(R.getTypePtr());
+  if (!Auto)
+    return R->isDependentType() ? QualType() : R;
+  // In a pattern the `auto` is left undeduced, or deduced as dependent.
+  if (QualType Deduced = Auto->getDeducedType();
+      !Deduced.isNull() && !Deduced->isDependentType())
+    return Deduced;
+  if (Auto->isDecltypeAuto() || Auto->isConstrained() || !FD->getBody())
+    return {};
+  QualType Out;
+  for (const Expr *V : returnValues(FD->getBody())) {
+    QualType T = V->getType();
+    if (T->isDependentType())
+      return {};
+    T = T.getNonReferenceType().getUnqualifiedType();
+    if (T->isArrayType() || T->isFunctionType())
+      T = FD->getASTContext().getDecayedType(T);
+    if (!Out.isNull() &&
+        !FD->getASTContext().hasSameType(Out, T))
+      return {};
+    Out = T;
+  }
+  return Out;
+}
+} // namespace
+
+const CXXMethodDecl *subscriptCallable(const Expr *Object, unsigned Args) {
+  const auto *DRE =
+      Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V)
+    return nullptr;
+  std::optional<Construction> C = constructionOf(V);
+  if (!C)
+    return nullptr;
+  std::optional<unsigned> Index = storedCallableParam(C->Template, Args);
+  if (!Index)
+    return nullptr;
+  const CXXMethodDecl *Op = storedCallable(*C, *Index);
+  return Op && takesArgs(Op, Args) ? Op : nullptr;
+}
+
+QualType patternType(const Expr *E) {
+  if (!E)
+    return {};
+  E = E->IgnoreParens();
+  if (!E->isTypeDependent())
+    return E->getType();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // `auto x = ...` / `auto &x = ...`: what the initialiser gives.
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
+        V->getType()->getContainedAutoType())
+      return patternType(V->getInit());
+    return {};
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    QualType Sub = patternType(UO->getSubExpr());
+    if (UO->getOpcode() == UO_Deref && !Sub.isNull() && Sub->isPointerType())
+      return Sub->getPointeeType();
+    return {};
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    // getBase() guesses by type, which a dependent index does not have.
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
+      return returnTypeOf(Op);
+    QualType Base = patternType(ASE->getLHS());
+    if (!Base.isNull() && (Base->isPointerType() || Base->isArrayType()))
+      return QualType(Base->getPointeeOrArrayElementType(), 0);
+    return {};
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    DependentCallee D = dependentCallee(Call);
+    return D.Viable.size() == 1 ? returnTypeOf(D.Viable.front()) : QualType();
+  }
+  return {};
+}
+
+namespace {
+bool cannotConvert(const Expr *ArgE, QualType Param, ASTContext &Ctx) {
+  QualType Arg = patternType(ArgE);
+  if (Arg.isNull())
+    return false;
+  Param = Param.getNonReferenceType();
+  Arg = Arg.getNonReferenceType();
+  if (Param->isDependentType() || Arg->isDependentType())
+    return false;
+  if (Param->isPointerType())
+    return (Arg->isIntegralOrEnumerationType() || Arg->isFloatingType()) &&
+           (ArgE->isValueDependent() ||
+            !ArgE->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNull));
+  if (Param->isIntegralOrEnumerationType() && !Param->isBooleanType())
+    return Arg->isPointerType() || Arg->isArrayType();
+  if (Param->isFloatingType())
+    return Arg->isPointerType() || Arg->isArrayType();
+  return false;
+}
+
+/// The members named \p Name of \p RD, or else of the nearest bases that
+/// declare it (`init` of a barrier class derived from another).
+void lookupMember(const CXXRecordDecl *RD, DeclarationName Name,
+                  llvm::SmallVectorImpl<const NamedDecl *> &Out) {
+  auto Found = RD->lookup(Name);
+  if (!Found.empty()) {
+    Out.append(Found.begin(), Found.end());
+    return;
+  }
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
+        Base && !B.isVirtual() && Base->hasDefinition())
+      lookupMember(Base->getDefinition(), Name, Out);
+}
+
+/// `b->arrive(0u)`: `arrive(uint32_t)` and the static `arrive(const T *)`
+/// both take it, but the integer parameter is the better match; keeps the
+/// candidates that take every argument of integer type at an integer
+/// parameter, when some do.
+void preferExactIntegers(DependentCallee &R, const CallExpr *Call) {
+  if (R.Viable.size() < 2)
+    return;
+  auto integral = [&](const FunctionDecl *FD) {
+    for (unsigned I = 0; I < Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+      QualType Arg = patternType(Call->getArg(I));
+      if (!Arg.isNull() && Arg->isIntegralOrEnumerationType() &&
+          FD->getParamDecl(I)->getType().getNonReferenceType()->isPointerType())
+        return false;
+    }
+    return true;
+  };
+  llvm::SmallVector<const FunctionDecl *, 2> Better;
+  llvm::copy_if(R.Viable, std::back_inserter(Better), integral);
+  if (!Better.empty())
+    R.Viable.assign(Better.begin(), Better.end());
+}
+
+/// The class whose members `obj.f` / `p->f` names, when the pattern tells
+/// the object's type.
+const CXXRecordDecl *memberBaseClass(const CXXDependentScopeMemberExpr *ME) {
+  if (ME->isImplicitAccess())
+    return nullptr;
+  QualType T = patternType(ME->getBase());
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (ME->isArrow()) {
+    if (!T->isPointerType())
+      return nullptr;
+    T = T->getPointeeType();
+  }
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && !RD->isDependentType() && RD->hasDefinition()
+             ? RD->getDefinition()
+             : nullptr;
+}
 } // namespace
 
 DependentCallee dependentCallee(const CallExpr *Call) {
@@ -112,6 +435,29 @@ DependentCallee dependentCallee(const CallExpr *Call) {
           R.Viable.push_back(Op);
           return R;
         }
+  if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
+    // `v.operator[](i)` of a visitor storing a lambda: the lambda's call.
+    if (ME->getMember().getCXXOverloadedOperator() == OO_Subscript &&
+        !ME->isArrow() && !ME->isImplicitAccess())
+      if (const CXXMethodDecl *Op =
+              subscriptCallable(ME->getBase(), Call->getNumArgs())) {
+        R.Dependent = true;
+        R.Viable.push_back(Op);
+        return R;
+      }
+    // `v[i]->init(1)`, `(*p).f()`: a member of the class the object has.
+    if (const CXXRecordDecl *RD = memberBaseClass(ME)) {
+      R.Dependent = true;
+      llvm::SmallVector<const NamedDecl *, 4> Members;
+      lookupMember(RD, ME->getMember(), Members);
+      for (const NamedDecl *ND : Members)
+        addCandidate(R, ND, Call,
+                     ME->hasExplicitTemplateArgs() ? int(ME->getNumTemplateArgs())
+                                                   : -1);
+      preferExactIntegers(R, Call);
+      return R;
+    }
+  }
   const auto *Lookup = dyn_cast<OverloadExpr>(Callee);
   if (!Lookup) {
     // `op(x)` with `Op op`, `t.f()` with `T t`, `T::f()`: nothing known.
@@ -218,6 +564,8 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
+    // `p->f()` names the member it calls: it reads no field of `*p`.
+    add(Call->getCallee());
     if (!Call->getDirectCallee())
       for (const Expr *Arg : Call->arguments())
         add(Arg);

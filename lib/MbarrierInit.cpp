@@ -2,6 +2,7 @@
 #include "proxyfence/MbarrierInit.h"
 #include "proxyfence/ClusterLaunch.h"
 #include "proxyfence/Dataflow.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -23,6 +24,8 @@ enum Flag : unsigned {
   Published = 16,     // visible to every CTA of the cluster
   CtaSynced = 32,     // visible to every thread of the CTA
   ProxyFenced = 64,   // fence.proxy.async since the init (strict mode)
+  Clusterless = 128,  // took the CTA-barrier arm of a branch on template
+                      // parameters whose other arm syncs the cluster
 };
 /// Summary key of a function entered with no init pending.
 constexpr unsigned NoIncoming = ~0u;
@@ -178,6 +181,9 @@ private:
           P.FenceAt = fenceAt(P.Init);
         }
         P.Flags = step(P.Flags, E, A.RequireProxyFence);
+        if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Cta &&
+            E.At.Fn == Fn && A.clusterlessArm(E.At))
+          P.Flags |= Clusterless;
         if (!done(P.Flags))
           Next.push_back(P);
       }
@@ -205,7 +211,8 @@ private:
              const Event &E) {
     // In a kernel known to run without a cluster, a "remote" use reaches
     // this CTA's own barrier. A use exposed to the caller keeps its kind.
-    bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn));
+    bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn)) &&
+                    !(Flags & Clusterless);
     bool Cross = CrossCta && !(Flags & Published);
     bool Cta = !CrossCta && !(Flags & CtaSynced);
     bool Proxy = A.RequireProxyFence && isAsync(E) && !(Flags & ProxyFenced);
@@ -409,6 +416,104 @@ std::string MbarrierAnalyzer::threadsOf(StmtRef At, llvm::StringRef Otherwise) {
              " (each its share)";
   }
   return Otherwise.str();
+}
+
+namespace {
+/// Whether \p E has one value per instantiation: template parameters,
+/// constants, and constexpr calls of them (`kMulticast > 1`,
+/// `size(ClusterShape{}) > 1`).
+bool instantiationConstant(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && (V->isConstexpr() ||
+                 (V->getType().isConstQualified() && V->hasGlobalStorage() &&
+                  V->getInit() && V->getInit()->isValueDependent()));
+  }
+  if (isa<IntegerLiteral, CXXBoolLiteralExpr, SizeOfPackExpr,
+          UnaryExprOrTypeTraitExpr, DependentScopeDeclRefExpr,
+          SubstNonTypeTemplateParmExpr>(E))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD ? !FD->isConstexpr()
+           : !isa<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      return false;
+    return llvm::all_of(Call->arguments(), instantiationConstant);
+  }
+  if (isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr,
+          CXXScalarValueInitExpr>(E))
+    return llvm::all_of(E->children(), [](const Stmt *C) {
+      return !C || (isa<Expr>(C) && instantiationConstant(cast<Expr>(C)));
+    });
+  if (isa<UnaryOperator, BinaryOperator, ConditionalOperator>(E))
+    return llvm::all_of(E->children(), [](const Stmt *C) {
+      return isa<Expr>(C) && instantiationConstant(cast<Expr>(C));
+    });
+  return false;
+}
+
+/// Finds a cluster barrier in a statement: an asm one, or a call whose
+/// callee (or the single candidate of a pattern's call) executes one.
+class ClusterBarrierFinder : public RecursiveASTVisitor<ClusterBarrierFinder> {
+public:
+  explicit ClusterBarrierFinder(MbarrierAnalyzer &A) : A(A) {}
+  bool Found = false;
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    if (llvm::StringRef(Asm->getAsmString()).contains("barrier.cluster"))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee) {
+      DependentCallee D = dependentCallee(Call);
+      Callee = D.Viable.size() == 1 ? D.Viable.front() : nullptr;
+    }
+    const FunctionDecl *Def = nullptr;
+    if (Callee && Callee->hasBody(Def) && Def && A.hasClusterBarrier(Def))
+      Found = true;
+    return !Found;
+  }
+
+private:
+  MbarrierAnalyzer &A;
+};
+} // namespace
+
+bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
+  if (!At.Fn || !At.Fn->getBody() || !At.Fn->isDependentContext())
+    return false;
+  const ParentMap &PM = parents(At.Fn);
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    const Expr *Cond = nullptr;
+    const Stmt *Other = nullptr;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (S == CO->getCond())
+        return false;
+      Cond = CO->getCond();
+      Other = S == CO->getTrueExpr() ? CO->getFalseExpr() : CO->getTrueExpr();
+    } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (S != If->getThen() && S != If->getElse())
+        return false;
+      Cond = If->getCond();
+      Other = S == If->getThen() ? If->getElse() : If->getThen();
+    } else {
+      continue;
+    }
+    if (!Other || !Cond || !Cond->isValueDependent() ||
+        !instantiationConstant(Cond))
+      continue;
+    ClusterBarrierFinder F(*this);
+    F.TraverseStmt(const_cast<Stmt *>(Other));
+    if (F.Found)
+      return true;
+  }
+  return false;
 }
 
 bool MbarrierAnalyzer::sameThread(StmtRef Init, StmtRef Use) {

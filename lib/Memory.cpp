@@ -218,7 +218,11 @@ static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
 /// pointer only an instantiation knows; not guessed to be an access.
 static bool isObjectOfDependentType(const Expr *Base) {
   QualType T = Base->IgnoreParenImpCasts()->getType();
-  return T->isDependentType() && !T->isPointerType() && !T->isArrayType();
+  if (!T->isDependentType() || T->isPointerType() || T->isArrayType())
+    return false;
+  // `*v[i]` where `v[i]` is known to give a pointer all the same.
+  QualType Known = patternType(Base);
+  return Known.isNull() || (!Known->isPointerType() && !Known->isArrayType());
 }
 
 AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
@@ -250,6 +254,10 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
+      return Op->getReturnType()->isReferenceType()
+                 ? subscriptValue(ASE, Op, Fn)
+                 : AliasSet(); // a temporary
     if (isObjectOfDependentType(ASE->getBase()))
       return AliasSet();
     if (auto Carved = carve(ASE->getBase(), ASE->getIdx(), false, Fn))
@@ -384,6 +392,11 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return objectOf(E, Fn);
   if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
     return objectOf(E, Fn);
+  // `v[i]` of a visitor whose stored lambda computes the element.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1);
+        Op && !Op->getReturnType()->isReferenceType())
+      return subscriptValue(ASE, Op, Fn);
   // An object used as a value: a reference parameter's argument, the source
   // of a copy, the object a conversion operator is called on.
   if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
@@ -788,6 +801,39 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
   return S;
 }
 
+/// Adds what an argument designates, narrowed to the part of the
+/// parameter's object \p Param names (its field, its offset).
+static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
+                          const MemRoot &Param) {
+  if (Arg.isUnknown())
+    Out.merge(AliasSet::unknown());
+  for (const MemRoot &A : Arg.roots())
+    Out.add(A.narrowedTo(Param));
+}
+
+AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
+                                     const CXXMethodDecl *Op,
+                                     const FunctionDecl *Fn) {
+  AliasSet S = returnOf(Op);
+  if (!S.hasParamOrThis())
+    return S;
+  // The lambda's one parameter is the index; a `this` it captured is not
+  // the visitor's, so not known here.
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots()) {
+    if (R.Kind == MemRoot::Param && R.ParamIndex == 0)
+      mergeNarrowed(Out, R.ByRef ? objectOf(ASE->getRHS(), Fn)
+                                 : valueOf(ASE->getRHS(), Fn),
+                    R);
+    else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
+             R.Kind != MemRoot::ThisValue)
+      Out.add(R);
+  }
+  return Out;
+}
+
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee) {
@@ -798,16 +844,6 @@ AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
     Callee = D.Viable.front();
   }
   return substitute(returnOf(Callee), Call, Callee, Fn);
-}
-
-/// Adds what an argument designates, narrowed to the part of the
-/// parameter's object \p Param names (its field, its offset).
-static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
-                          const MemRoot &Param) {
-  if (Arg.isUnknown())
-    Out.merge(AliasSet::unknown());
-  for (const MemRoot &A : Arg.roots())
-    Out.add(A.narrowedTo(Param));
 }
 
 const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee,

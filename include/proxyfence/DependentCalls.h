@@ -13,7 +13,7 @@
 #ifndef PROXYFENCE_DEPENDENTCALLS_H
 #define PROXYFENCE_DEPENDENTCALLS_H
 
-#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -35,9 +35,24 @@ struct DependentCallee {
 /// unresolved member lookup in the class itself (`this->f(x)`, `f(x)` in a
 /// member), or a qualified lookup into a non-dependent class
 /// (`Copy::copy(x)`), or the classes a dependent `conditional_t<C, A, B>`
-/// qualifier may name (`Op::copy(x)`); kept when they can take the call's
+/// qualifier may name (`Op::copy(x)`), or the class of an object whose type
+/// patternType tells (`v[i]->init(1)`); kept when they can take the call's
 /// number of arguments and explicit template arguments.
 DependentCallee dependentCallee(const clang::CallExpr *Call);
+
+/// `v[i]` in a pattern, \p Object being `v`, a local variable of a class
+/// template whose `operator[]` returns what a callable it stores returns for
+/// the same \p Args arguments (`auto v = Visitor([=](int i) { return p + i;
+/// })`, deduced from the constructor, or `Visitor<decltype(f)> v(f)`): that
+/// lambda's call operator, which computes the element. Null otherwise.
+const clang::CXXMethodDecl *subscriptCallable(const clang::Expr *Object,
+                                              unsigned Args);
+
+/// The type \p E has, also where the pattern leaves it dependent but says
+/// what it is: a local `auto` variable's initialiser, `*p`, `v[i]` of a
+/// visitor above, a call with one candidate (its `auto` return type deduced
+/// from what it returns). Null when unknown.
+clang::QualType patternType(const clang::Expr *E);
 
 /// The object a member call is made on and whether it is reached through a
 /// pointer (`p->f()`), also for member calls a pattern leaves unresolved;

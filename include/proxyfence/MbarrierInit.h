@@ -100,6 +100,12 @@ private:
   bool sameThread(StmtRef Init, StmtRef Use);
   /// Whether kernel \p Fn runs as a cluster of one CTA (ClusterLaunch.h).
   bool singleCta(const clang::FunctionDecl *Fn);
+  /// Whether the CTA barrier \p At of a pattern is in the arm of a branch
+  /// on template parameters alone whose other arm runs a cluster barrier
+  /// (`kMulticast > 1 ? cluster_sync() : __syncthreads()`): the
+  /// instantiations that take it run without a cluster, so a use the
+  /// pattern spells as another CTA's reaches this CTA's own barrier.
+  bool clusterlessArm(StmtRef At);
   const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
 
   clang::ASTContext &Ctx;

@@ -128,6 +128,10 @@ private:
   /// parameters: a descriptor object built from a tile's address.
   AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
   AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
+  /// `v[i]` of a visitor: what its lambda \p Op returns for index `i`.
+  AliasSet subscriptValue(const clang::ArraySubscriptExpr *ASE,
+                          const clang::CXXMethodDecl *Op,
+                          const clang::FunctionDecl *Fn);
   /// \p S restricted to field \p FD of the objects it designates.
   AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
   /// \p S moved to the base-class subobject a derived-to-base cast names.
