@@ -178,6 +178,24 @@ __device__ inline void __nv_atomic_thread_fence(int __o, int = 0) {
 #undef __CUDA_INCLUDE_COMPILER_INTERNAL_HEADERS__
 #undef __PF_UNDEF_INTERNAL_HEADERS
 #endif
+#elif __CUDA_ARCH__ < 1000
+// Below sm_100 nvcc declares none of them, yet accepts them in a template
+// that is never instantiated for the target (headers shared by sm_90 and
+// sm_100 kernels); clang looks non-dependent names up where the template is
+// written. Declared only, so that lookup finds them: nothing calls them.
+#include <vector_types.h>
+static __device__ __inline__ float2 __ffma2_rn(float2, float2, float2);
+static __device__ __inline__ float2 __ffma2_rz(float2, float2, float2);
+static __device__ __inline__ float2 __ffma2_rd(float2, float2, float2);
+static __device__ __inline__ float2 __ffma2_ru(float2, float2, float2);
+static __device__ __inline__ float2 __fadd2_rn(float2, float2);
+static __device__ __inline__ float2 __fadd2_rz(float2, float2);
+static __device__ __inline__ float2 __fadd2_rd(float2, float2);
+static __device__ __inline__ float2 __fadd2_ru(float2, float2);
+static __device__ __inline__ float2 __fmul2_rn(float2, float2);
+static __device__ __inline__ float2 __fmul2_rz(float2, float2);
+static __device__ __inline__ float2 __fmul2_rd(float2, float2);
+static __device__ __inline__ float2 __fmul2_ru(float2, float2);
 #endif
 
 #endif // __CUDA_ARCH__
