@@ -8,6 +8,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <algorithm>
 
 using namespace clang;
@@ -811,27 +812,34 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
     Out.add(A.narrowedTo(Param));
 }
 
-AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
-                                     const CXXMethodDecl *Op,
-                                     const FunctionDecl *Fn) {
-  AliasSet S = returnOf(Op);
+/// \p S with its parameter roots bound to what \p Arg (by parameter index;
+/// null: none passed) designates in \p Caller; roots of an object the
+/// call does not name (`this`, values loaded from it) are dropped.
+static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
+                              const FunctionDecl *Caller,
+                              llvm::function_ref<const Expr *(unsigned)> Arg) {
   if (!S.hasParamOrThis())
     return S;
-  // The lambda's one parameter is the index; a `this` it captured is not
-  // the visitor's, so not known here.
   AliasSet Out;
   if (S.isUnknown())
     Out = AliasSet::unknown();
   for (const MemRoot &R : S.roots()) {
-    if (R.Kind == MemRoot::Param && R.ParamIndex == 0)
-      mergeNarrowed(Out, R.ByRef ? objectOf(ASE->getRHS(), Fn)
-                                 : valueOf(ASE->getRHS(), Fn),
-                    R);
-    else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
-             R.Kind != MemRoot::ThisValue)
+    if (!isCallerBound(R))
       Out.add(R);
+    else if (const Expr *E = R.Kind == MemRoot::Param ? Arg(R.ParamIndex) : nullptr)
+      mergeNarrowed(Out, R.ByRef ? M.objectOf(E, Caller) : M.valueOf(E, Caller), R);
   }
   return Out;
+}
+
+AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
+                                     const CXXMethodDecl *Op,
+                                     const FunctionDecl *Fn) {
+  // The lambda's one parameter is the index; a `this` it captured is not
+  // the visitor's, so not known here.
+  return bindArguments(*this, returnOf(Op), Fn, [ASE](unsigned K) {
+    return K == 0 ? ASE->getRHS() : nullptr;
+  });
 }
 
 AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
@@ -903,22 +911,9 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
 
 AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor,
                                  const FunctionDecl *Caller) {
-  if (!S.hasParamOrThis())
-    return S;
-  AliasSet Out;
-  if (S.isUnknown())
-    Out = AliasSet::unknown();
-  for (const MemRoot &R : S.roots()) {
-    if (R.Kind == MemRoot::Param && R.ParamIndex < Ctor->getNumArgs()) {
-      const Expr *Arg = Ctor->getArg(R.ParamIndex);
-      mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
-                    R);
-    } else if (R.Kind != MemRoot::Param && R.Kind != MemRoot::This &&
-               R.Kind != MemRoot::ThisValue) {
-      Out.add(R);
-    }
-  }
-  return Out;
+  return bindArguments(*this, S, Caller, [Ctor](unsigned K) {
+    return K < Ctor->getNumArgs() ? Ctor->getArg(K) : nullptr;
+  });
 }
 
 } // namespace proxyfence
