@@ -513,8 +513,9 @@ namespace {
 class NotReadIndexer : public RecursiveASTVisitor<NotReadIndexer> {
 public:
   NotReadIndexer(llvm::DenseSet<const Expr *> &Out,
-                 llvm::DenseSet<const Expr *> &Statements)
-      : Out(Out), Statements(Statements) {}
+                 llvm::DenseSet<const Expr *> &Statements,
+                 llvm::DenseSet<const Expr *> &Unconverted)
+      : Out(Out), Statements(Statements), Unconverted(Unconverted) {}
   bool VisitCompoundStmt(CompoundStmt *CS) {
     for (Stmt *S : CS->body())
       statement(S);
@@ -542,11 +543,27 @@ public:
     // Compound assignments are read and written by the assignment itself.
     if (BO->isAssignmentOp())
       add(BO->getLHS());
+    // `v[0] = row[1]` with `v` of dependent type: the operator is resolved
+    // only at instantiation, so the pattern converts no operand to a value.
+    if (BO->isTypeDependent() && BO->getOpcode() != BO_Comma) {
+      unconverted(BO->getRHS());
+      if (!BO->isAssignmentOp())
+        unconverted(BO->getLHS());
+    }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
       add(UO->getSubExpr());
+    else if (UO->isTypeDependent() && UO->getOpcode() != UO_Deref)
+      unconverted(UO->getSubExpr());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    // `T x = row[1];`: initialised by value once T is known.
+    if (V->getType()->isDependentType() && !V->getType()->isReferenceType() &&
+        V->getInit() && V->getInitStyle() == VarDecl::CInit)
+      unconverted(V->getInit());
     return true;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *ASE) {
@@ -586,12 +603,26 @@ private:
     if (const auto *E = dyn_cast_or_null<Expr>(S))
       Statements.insert(E->IgnoreParenImpCasts());
   }
+  void unconverted(const Expr *E) {
+    if (E && !E->isTypeDependent() && E->isGLValue())
+      Unconverted.insert(E->IgnoreParens());
+  }
   llvm::DenseSet<const Expr *> &Out;
   llvm::DenseSet<const Expr *> &Statements;
+  llvm::DenseSet<const Expr *> &Unconverted;
 };
 } // namespace
 
 bool PatternReads::isRead(const Expr *E, const FunctionDecl *Fn) {
+  // An lvalue of known type, used as a dependent operator's operand.
+  if (!E->isTypeDependent() &&
+      isa<ArraySubscriptExpr, MemberExpr, UnaryOperator>(E)) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() != UO_Deref)
+      return false;
+    index(Fn);
+    return Unconverted.contains(E) && !NotRead.contains(E);
+  }
   if (!E->isTypeDependent() ||
       !isa<ArraySubscriptExpr, CXXDependentScopeMemberExpr, MemberExpr>(E)) {
     const auto *UO = dyn_cast<UnaryOperator>(E);
@@ -613,8 +644,9 @@ void PatternReads::index(const FunctionDecl *Fn) {
   Indexed = Fn;
   NotRead.clear();
   Statements.clear();
+  Unconverted.clear();
   if (Stmt *Body = Fn->getBody())
-    NotReadIndexer(NotRead, Statements).TraverseStmt(Body);
+    NotReadIndexer(NotRead, Statements, Unconverted).TraverseStmt(Body);
 }
 
 } // namespace proxyfence

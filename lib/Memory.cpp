@@ -383,13 +383,13 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return valueOf(Sub, Fn);
     }
   }
-  // A template pattern does not decay a `__shared__` array of dependent
-  // type (nor one it casts), nor a row of one (`buf[stage]`): the array
-  // used as a value is its address.
+  // A template pattern does not decay an array of dependent type (`float
+  // v[N / 4]`, a `__shared__` one it casts), nor a row of one (`buf[stage]`):
+  // the array used as a value is its address, not the elements it holds.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-        V && isSharedVar(V) &&
-        (V->getType()->isArrayType() || V->getType()->isDependentType()))
+        V && (V->getType()->isArrayType() ||
+              (isSharedVar(V) && V->getType()->isDependentType())))
       return objectOf(E, Fn);
   if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
     return objectOf(E, Fn);
@@ -426,25 +426,16 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
       return valueOf(BO->getRHS(), Fn);
     if (BO->isComparisonOp() || BO->isLogicalOp())
       return {};
-    // Pointer arithmetic keeps the pointer's object; integer arithmetic on
-    // addresses (descriptors, cvta results) keeps whatever either side holds.
-    const Expr *L = BO->getLHS(), *R = BO->getRHS();
-    if (L->getType()->isPointerType()) {
-      if (BO->isAdditiveOp())
-        if (auto Carved = carve(L, R, BO->getOpcode() == BO_Sub, Fn))
-          return *Carved;
-      return valueOf(L, Fn);
-    }
-    if (R->getType()->isPointerType()) {
-      if (BO->getOpcode() == BO_Add)
-        if (auto Carved = carve(R, L, false, Fn))
-          return *Carved;
-      return valueOf(R, Fn);
-    }
-    AliasSet S = valueOf(L, Fn);
-    S.merge(valueOf(R, Fn));
-    return S;
+    return arithmeticValue(BO->getLHS(), BO->getRHS(), BO->getOpcode(), Fn);
   }
+  // `p + i` where a pattern leaves `p` dependent and lookup found operator
+  // overloads (cuda_bf16.h declares some): resolved at instantiation, an
+  // address computed from what either side holds all the same.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && !OC->getDirectCallee() && OC->getNumArgs() == 2 &&
+      (OC->getOperator() == OO_Plus || OC->getOperator() == OO_Minus))
+    return arithmeticValue(OC->getArg(0), OC->getArg(1),
+                           OC->getOperator() == OO_Plus ? BO_Add : BO_Sub, Fn);
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
     AliasSet S = valueOf(CO->getTrueExpr(), Fn);
     S.merge(valueOf(CO->getFalseExpr(), Fn));
@@ -487,6 +478,29 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
     return valueOf(DAE->getExpr(), Fn);
   return {};
+}
+
+AliasSet MemoryModel::arithmeticValue(const Expr *L, const Expr *R,
+                                      BinaryOperatorKind Op,
+                                      const FunctionDecl *Fn) {
+  // Pointer arithmetic keeps the pointer's object; integer arithmetic on
+  // addresses (descriptors, cvta results) keeps whatever either side holds.
+  bool Additive = Op == BO_Add || Op == BO_Sub;
+  if (L->getType()->isPointerType()) {
+    if (Additive)
+      if (auto Carved = carve(L, R, Op == BO_Sub, Fn))
+        return *Carved;
+    return valueOf(L, Fn);
+  }
+  if (R->getType()->isPointerType()) {
+    if (Op == BO_Add)
+      if (auto Carved = carve(R, L, false, Fn))
+        return *Carved;
+    return valueOf(R, Fn);
+  }
+  AliasSet S = valueOf(L, Fn);
+  S.merge(valueOf(R, Fn));
+  return S;
 }
 
 /// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.

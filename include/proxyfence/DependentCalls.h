@@ -62,10 +62,12 @@ const clang::Expr *memberCallObject(const clang::CallExpr *Call, bool &Arrow,
                                     bool &ImplicitThis);
 
 /// Reads of shared memory in a pattern whose type depends on template
-/// parameters (`tile[i]` with `__shared__ T tile[N]`): the pattern has no
-/// lvalue-to-rvalue conversions there, so an access counts as a read unless
-/// the pattern writes it, takes its address, or reaches into it (`a[i][j]`,
-/// `s.f`), or passes it to a call it cannot resolve (maybe by reference).
+/// parameters (`tile[i]` with `__shared__ T tile[N]`), or of known type used
+/// by an operator that does (`v[0] = row[1]` with `float v[N / 4]`): the
+/// pattern has no lvalue-to-rvalue conversions there, so an access counts as
+/// a read unless the pattern writes it, takes its address, or reaches into it
+/// (`a[i][j]`, `s.f`), or passes it to a call it cannot resolve (maybe by
+/// reference).
 class PatternReads {
 public:
   /// Whether \p E, a statement of the pattern \p Fn, reads the object it
@@ -80,6 +82,8 @@ private:
   const clang::FunctionDecl *Indexed = nullptr;
   llvm::DenseSet<const clang::Expr *> NotRead;
   llvm::DenseSet<const clang::Expr *> Statements;
+  /// Lvalues of known type that a dependent operator uses as values.
+  llvm::DenseSet<const clang::Expr *> Unconverted;
 };
 
 } // namespace proxyfence

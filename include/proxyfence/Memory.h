@@ -138,6 +138,11 @@ private:
   AliasSet baseSubobject(const AliasSet &S, const clang::CastExpr *CE);
   /// The dynamic-shared base plus a constant byte offset, when \p Ptr is
   /// the `extern __shared__` array itself (the `smem + OFF` carving idiom).
+  /// `L op R` as a value: pointer arithmetic keeps (a carved part of) the
+  /// pointer's object, other arithmetic what either side holds.
+  AliasSet arithmeticValue(const clang::Expr *L, const clang::Expr *R,
+                           clang::BinaryOperatorKind Op,
+                           const clang::FunctionDecl *Fn);
   std::optional<AliasSet> carve(const clang::Expr *Ptr,
                                 const clang::Expr *Offset, bool Negate,
                                 const clang::FunctionDecl *Fn);

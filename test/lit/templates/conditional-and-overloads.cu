@@ -62,7 +62,7 @@ __global__ void epilogue_maybe_fenced(const __grid_constant__ CUtensorMap map,
     Store::copy(&map, tile);
 }
 
-// CHECK: conditional-and-overloads.cu:[[@LINE-15]]:5: warning: bulk async reduction reads shared memory written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: conditional-and-overloads.cu:[[@LINE-15]]:5: warning: bulk async reduction reads dynamic shared memory written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
 // CHECK-NOT: warning
 // CHECK: proxyfence: 1 finding in 1 file
 // CHECK: stats: template calls left unresolved: 1
