@@ -1,7 +1,10 @@
 //===- PathFlow.cpp - a few bits per path, through callees -----------------===//
 #include "proxyfence/PathFlow.h"
 #include "proxyfence/Dataflow.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtVisitor.h"
+#include "llvm/ADT/FoldingSet.h"
 #include <set>
 #include <tuple>
 
@@ -17,7 +20,10 @@ struct PathState {
   unsigned Bits;
   unsigned Mark; // index into the run's events, NoMark or IncomingMark
   Election Elected;
-  auto key() const { return std::tie(Bits, Mark, Elected); }
+  /// The arms this path took of the function's template-constant branches:
+  /// bit 2K for condition K true, 2K+1 for false (ConstantConditions).
+  uint32_t Arms = 0;
+  auto key() const { return std::tie(Bits, Mark, Elected, Arms); }
   bool operator<(const PathState &O) const { return key() < O.key(); }
   bool operator==(const PathState &O) const { return key() == O.key(); }
 };
@@ -58,6 +64,80 @@ bool isElection(const Expr *E) {
              Var->getInit() && isElection(Var->getInit());
   return false;
 }
+/// Whether \p E, in a template pattern, has one value per instantiation:
+/// built from template parameters, constexpr variables, enumerators,
+/// literals, type traits and constexpr calls (`kSwapAB`,
+/// `is_same_v<T, float>`, `kNumStages > 1`), never from a runtime value.
+bool isTemplateConstant(const Expr *E) {
+  bool Constant = true;
+  std::vector<const Stmt *> Work = {E};
+  while (!Work.empty() && Constant) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      const ValueDecl *D = Ref->getDecl();
+      const auto *V = dyn_cast<VarDecl>(D);
+      Constant = isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D) ||
+                 (V && V->isConstexpr());
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      Constant = Callee && Callee->isConstexpr();
+    } else if (isa<CXXThisExpr, MemberExpr, CXXDependentScopeMemberExpr,
+                   UnresolvedMemberExpr, CXXUnresolvedConstructExpr,
+                   UnresolvedLookupExpr>(S)) {
+      Constant = false;
+    }
+    for (const Stmt *Child : S->children())
+      if (Child)
+        Work.push_back(Child);
+  }
+  return Constant;
+}
+
+/// The branch conditions of one function that take the same arm wherever
+/// they appear on a path: template constants of a pattern, as each
+/// instantiation fixes them (a loop that takes `if constexpr (kSwapAB)`'s
+/// then-arm takes it on every iteration). Numbered by their spelling, up to
+/// 16; `!C` is C with the arms swapped.
+class ConstantConditions {
+public:
+  /// The number of \p Cond's condition and whether the then-arm is its
+  /// false side; nullopt when Cond is not such a condition.
+  std::optional<std::pair<unsigned, bool>> of(const Expr *Cond,
+                                              const ASTContext &Ctx) {
+    if (!Cond || !Cond->isValueDependent())
+      return std::nullopt;
+    bool Negated = false;
+    Cond = Cond->IgnoreParenImpCasts();
+    while (const auto *UO = dyn_cast<UnaryOperator>(Cond)) {
+      if (UO->getOpcode() != UO_LNot)
+        break;
+      Negated = !Negated;
+      Cond = UO->getSubExpr()->IgnoreParenImpCasts();
+    }
+    if (!isTemplateConstant(Cond))
+      return std::nullopt;
+    llvm::FoldingSetNodeID ID;
+    Cond->Profile(ID, Ctx, /*Canonical=*/true);
+    auto It = Numbers.try_emplace(ID.ComputeHash(), Numbers.size()).first;
+    if (It->second >= 16)
+      return std::nullopt;
+    return std::make_pair(It->second, Negated);
+  }
+
+private:
+  std::map<unsigned, unsigned> Numbers;
+};
+
+/// The condition a two-way block branches on: `if`'s (also `if constexpr`,
+/// which a pattern keeps both arms of), a loop's, `&&`/`||`'s, `?:`'s.
+const Expr *branchCondition(const CFGBlock &B) {
+  if (B.succ_size() != 2)
+    return nullptr;
+  if (const auto *If = dyn_cast_or_null<IfStmt>(B.getTerminatorStmt()))
+    return If->getCond();
+  return B.getLastCondition();
+}
 } // namespace
 
 struct PathFlow::Summary {
@@ -87,7 +167,8 @@ public:
         *G, Entry, [&](const Stmt *S, State &St) { transfer(S, St); },
         [](State &Into, const State &From) { return join(Into, From); },
         [&](const CFGBlock &B, unsigned Succ, State &St) {
-          return Binds.feasible(B, Succ, F.Ctx) && elect(B, Succ, St);
+          return Binds.feasible(B, Succ, F.Ctx) && elect(B, Succ, St) &&
+                 sameArm(B, Succ, St);
         });
     Out.Exits = States[G->getExit().getBlockID()];
     Out.Known = Known.events();
@@ -112,6 +193,32 @@ private:
     St.swap(Kept);
     return !St.empty();
   }
+
+  /// Keeps the paths that took \p Succ's arm of a template-constant
+  /// condition whenever they met it before, and records the arm.
+  bool sameArm(const CFGBlock &B, unsigned Succ, State &St) {
+    auto C = Conditions.of(branchCondition(B), F.Ctx);
+    if (!C)
+      return true;
+    bool True = (Succ == 0) != C->second;
+    uint32_t Took = 1u << (2 * C->first + (True ? 0 : 1));
+    uint32_t Other = 1u << (2 * C->first + (True ? 1 : 0));
+    State Kept, Recorded;
+    for (const PathState &P : St)
+      if (!(P.Arms & Other)) {
+        Kept.push_back(P);
+        Recorded.push_back(P);
+        Recorded.back().Arms |= Took;
+      }
+    // Arms multiply the paths kept apart; past a few dozen a block, the
+    // paths are no longer told apart by the arms they take from here.
+    normalize(Recorded);
+    if (Recorded.size() <= MaxStatesWithArms)
+      Kept.swap(Recorded);
+    St.swap(Kept);
+    return !St.empty();
+  }
+  static constexpr size_t MaxStatesWithArms = 64;
 
   void transfer(const Stmt *S, State &St) {
     if (auto C = F.Events.extract(
@@ -159,8 +266,9 @@ private:
       for (const Summary::Hit &H : S.Hits)
         hit(F.Events.lift(H.E, C, Fn),
             {H.At.Bits, mark(S, H.At.Mark, P.Mark), H.At.Elected});
+      // The callee's arms are its own; the path keeps the caller's.
       for (const PathState &X : S.Exits)
-        Next.push_back({X.Bits, mark(S, X.Mark, P.Mark), X.Elected});
+        Next.push_back({X.Bits, mark(S, X.Mark, P.Mark), X.Elected, P.Arms});
     }
     normalize(Next);
     St.swap(Next);
@@ -173,6 +281,7 @@ private:
   Election InElected;
   Summary &Out;
   EventTable Known;
+  ConstantConditions Conditions;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       HitKeys;
 };
