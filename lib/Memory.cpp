@@ -31,6 +31,11 @@ void AliasSet::merge(const AliasSet &O) {
 bool MemRoot::overlaps(const MemRoot &O) const {
   if (!Placed || !O.Placed)
     return true;
+  // Regions that template values place: the same place compares the bytes
+  // below, different ones their places.
+  if (Place != O.Place)
+    return placesOverlap(Place, Place ? 0 : Begin, O.Place,
+                         O.Place ? 0 : O.Begin);
   // `smem + OFF1` and `smem + OFF2`: carved regions of unknown extent, each
   // taken to end where the next begins.
   if (End == NoEnd && O.End == NoEnd && (Carved || O.Carved) &&
@@ -113,6 +118,13 @@ bool AliasSet::mayAliasLocally(const AliasSet &O) const {
     return L;
   };
   return local(*this).mayAlias(local(O));
+}
+
+bool AliasSet::hasParamPlace() const {
+  for (const MemRoot &R : Roots)
+    if (R.Place && R.Place->Base.mentions(isParamSymbol))
+      return true;
+  return false;
 }
 
 bool AliasSet::hasParamOrThis() const {
@@ -796,7 +808,7 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
   const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || !isSharedVar(V) || sharedRoot(V).Kind != MemRoot::DynamicShared)
-    return std::nullopt;
+    return carveSymbolic(Ptr, Offset, Negate, Fn);
   MemRoot R = sharedRoot(V);
   QualType Elem = Ptr->getType()->isPointerType()
                       ? Ptr->getType()->getPointeeType()
@@ -805,6 +817,8 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
   if (Negate || Elem.isNull() || Elem->isIncompleteType() ||
       Elem->isDependentType() || Offset->isValueDependent() ||
       !Offset->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative()) {
+    if (Offset->isValueDependent() || (!Elem.isNull() && Elem->isDependentType()))
+      return carveSymbolic(Ptr, Offset, Negate, Fn);
     R.Placed = false; // somewhere in dynamic shared memory
   } else {
     R.Carved = true;
@@ -814,6 +828,88 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
   AliasSet S;
   S.add(R);
   return S;
+}
+
+std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,
+                                                   const Expr *Offset,
+                                                   bool Negate,
+                                                   const FunctionDecl *Fn) {
+  // Where Ptr points: the dynamic-shared base, or a place already carved.
+  std::optional<SymbolicPlace> From;
+  bool FromBase = false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
+  if (const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      V && isSharedVar(V) && sharedRoot(V).Kind == MemRoot::DynamicShared) {
+    SymbolicPlace Base;
+    const DeclContext *Owner = V->getDeclContext();
+    if (!V->isLocalVarDecl())
+      if (const auto *Outer =
+              dyn_cast_or_null<DeclContext>(Fn->getNonClosureContext()))
+        Owner = Outer;
+    Base.Owner = Owner;
+    Base.Base = Poly::constant(0);
+    From = Base;
+    FromBase = true;
+  } else {
+    AliasSet P = valueOf(Ptr, Fn);
+    if (P.isUnknown() || P.roots().size() != 1)
+      return std::nullopt;
+    const MemRoot &R = P.roots().front();
+    if (R.Kind != MemRoot::DynamicShared || !R.Place || R.Field || R.Begin)
+      return std::nullopt;
+    From = *R.Place;
+  }
+  QualType PT = Ptr->getType();
+  if (PT->isDependentType() && !PT->isPointerType() && !PT->isArrayType())
+    PT = patternType(Ptr);
+  QualType Elem;
+  if (!PT.isNull() && PT->isPointerType())
+    Elem = PT->getPointeeType();
+  else if (!PT.isNull() && PT->isArrayType())
+    Elem = QualType(PT->getPointeeOrArrayElementType(), 0);
+  std::optional<Poly> Size = sizeOfType(Elem, Ctx);
+  std::optional<Poly> Index = polyOf(Offset, Fn, Ctx);
+  std::optional<SymbolicPlace> Moved;
+  if (Size && Index)
+    Moved = movedPlace(*From,
+                       Negate ? Poly::constant(0) - *Index * *Size
+                              : *Index * *Size,
+                       FromBase);
+  MemRoot R;
+  R.Kind = MemRoot::DynamicShared;
+  if (Moved) {
+    R.Carved = true;
+    R.Place = internPlace(*Moved);
+  } else {
+    R.Placed = false;
+  }
+  AliasSet S;
+  S.add(R);
+  return S;
+}
+
+/// \p R with the parameters its place mentions bound to \p Arg's values in
+/// \p Caller (`smem_b[kNumStages]` fixes the lambda's `i`); unplaced where
+/// an argument is not an integer expression.
+static MemRoot bindPlace(MemRoot R, const FunctionDecl *Caller,
+                         const ASTContext &Ctx,
+                         llvm::function_ref<const Expr *(unsigned)> Arg) {
+  if (!R.Place || !R.Place->Base.mentions(isParamSymbol))
+    return R;
+  bool Lost = false;
+  Poly Bound = R.Place->Base.substitute(isParamSymbol, [&](Symbol S) {
+    const Expr *A = Arg(paramOfSymbol(S));
+    std::optional<Poly> P = A ? polyOf(A, Caller, Ctx) : std::nullopt;
+    Lost |= !P;
+    return P;
+  });
+  SymbolicPlace From = *R.Place;
+  From.Base = Poly::constant(0);
+  std::optional<SymbolicPlace> Moved =
+      Lost ? std::nullopt : movedPlace(From, Bound, /*FromBase=*/true);
+  R.Place = Moved ? internPlace(*Moved) : nullptr;
+  R.Placed = bool(Moved);
+  return R;
 }
 
 /// Adds what an argument designates, narrowed to the part of the
@@ -832,14 +928,14 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
 static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
                               const FunctionDecl *Caller,
                               llvm::function_ref<const Expr *(unsigned)> Arg) {
-  if (!S.hasParamOrThis())
+  if (!S.hasParamOrThis() && !S.hasParamPlace())
     return S;
   AliasSet Out;
   if (S.isUnknown())
     Out = AliasSet::unknown();
   for (const MemRoot &R : S.roots()) {
     if (!isCallerBound(R))
-      Out.add(R);
+      Out.add(bindPlace(R, Caller, M.context(), Arg));
     else if (const Expr *E = R.Kind == MemRoot::Param ? Arg(R.ParamIndex) : nullptr)
       mergeNarrowed(Out, R.ByRef ? M.objectOf(E, Caller) : M.valueOf(E, Caller), R);
   }
@@ -881,7 +977,7 @@ const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee
 AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
                                  const FunctionDecl *Callee,
                                  const FunctionDecl *Caller) {
-  if (!S.hasParamOrThis())
+  if (!S.hasParamOrThis() && !S.hasParamPlace())
     return S;
   AliasSet Out;
   if (S.isUnknown())
@@ -917,7 +1013,9 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
         Out.merge(valueOf(Call->getArg(0), Caller));
       }
     } else {
-      Out.add(R);
+      Out.add(bindPlace(R, Caller, Ctx, [&](unsigned K) {
+        return argFor(Call, Callee, K);
+      }));
     }
   }
   return Out;

@@ -1,6 +1,7 @@
 //===- PathFlow.cpp - a few bits per path, through callees -----------------===//
 #include "proxyfence/PathFlow.h"
 #include "proxyfence/Dataflow.h"
+#include "proxyfence/SymbolicPlace.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtVisitor.h"
@@ -64,36 +65,6 @@ bool isElection(const Expr *E) {
              Var->getInit() && isElection(Var->getInit());
   return false;
 }
-/// Whether \p E, in a template pattern, has one value per instantiation:
-/// built from template parameters, constexpr variables, enumerators,
-/// literals, type traits and constexpr calls (`kSwapAB`,
-/// `is_same_v<T, float>`, `kNumStages > 1`), never from a runtime value.
-bool isTemplateConstant(const Expr *E) {
-  bool Constant = true;
-  std::vector<const Stmt *> Work = {E};
-  while (!Work.empty() && Constant) {
-    const Stmt *S = Work.back();
-    Work.pop_back();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-      const ValueDecl *D = Ref->getDecl();
-      const auto *V = dyn_cast<VarDecl>(D);
-      Constant = isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D) ||
-                 (V && V->isConstexpr());
-    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      Constant = Callee && Callee->isConstexpr();
-    } else if (isa<CXXThisExpr, MemberExpr, CXXDependentScopeMemberExpr,
-                   UnresolvedMemberExpr, CXXUnresolvedConstructExpr,
-                   UnresolvedLookupExpr>(S)) {
-      Constant = false;
-    }
-    for (const Stmt *Child : S->children())
-      if (Child)
-        Work.push_back(Child);
-  }
-  return Constant;
-}
-
 /// The branch conditions of one function that take the same arm wherever
 /// they appear on a path: template constants of a pattern, as each
 /// instantiation fixes them (a loop that takes `if constexpr (kSwapAB)`'s

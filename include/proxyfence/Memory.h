@@ -6,6 +6,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "proxyfence/SymbolicPlace.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -43,11 +44,15 @@ struct MemRoot {
   bool Carved = false;
   /// The innermost field named, for messages ("'SharedStorage::C'").
   const clang::FieldDecl *Field = nullptr;
+  /// DynamicShared carved by template values: where the region starts
+  /// (Begin and End are then relative to it).
+  const SymbolicPlace *Place = nullptr;
 
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
-           Placed == O.Placed && Carved == O.Carved && Field == O.Field;
+           Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
+           Place == O.Place;
   }
   /// Whether the bytes of two roots of the same object may overlap.
   bool overlaps(const MemRoot &O) const;
@@ -72,6 +77,9 @@ public:
   void merge(const AliasSet &O);
   bool mayAlias(const AliasSet &O) const;
   bool hasParamOrThis() const;
+  /// Whether a root's place depends on the function's parameters (a
+  /// visitor's lambda computing `smem + OFF + i * STRIDE`).
+  bool hasParamPlace() const;
   /// mayAlias, counting only objects of the function itself: what its
   /// parameters and `*this` designate is the caller's to say.
   bool mayAliasLocally(const AliasSet &O) const;
@@ -96,7 +104,7 @@ llvm::SmallVector<const clang::Expr *, 2> returnValues(const clang::Stmt *Body);
 /// of bodies are cached, so each function is walked once.
 class MemoryModel {
 public:
-  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) { resetPlaces(); }
 
   /// Objects an lvalue expression designates (`tile[i]`, `*p`, `s.f`).
   AliasSet objectOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
@@ -136,16 +144,21 @@ private:
   AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
   /// \p S moved to the base-class subobject a derived-to-base cast names.
   AliasSet baseSubobject(const AliasSet &S, const clang::CastExpr *CE);
-  /// The dynamic-shared base plus a constant byte offset, when \p Ptr is
-  /// the `extern __shared__` array itself (the `smem + OFF` carving idiom).
   /// `L op R` as a value: pointer arithmetic keeps (a carved part of) the
   /// pointer's object, other arithmetic what either side holds.
   AliasSet arithmeticValue(const clang::Expr *L, const clang::Expr *R,
                            clang::BinaryOperatorKind Op,
                            const clang::FunctionDecl *Fn);
+  /// The dynamic-shared base plus a constant byte offset, when \p Ptr is
+  /// the `extern __shared__` array itself (the `smem + OFF` carving idiom);
+  /// in a template, a place that template values decide, also from a
+  /// pointer already so placed.
   std::optional<AliasSet> carve(const clang::Expr *Ptr,
                                 const clang::Expr *Offset, bool Negate,
                                 const clang::FunctionDecl *Fn);
+  std::optional<AliasSet> carveSymbolic(const clang::Expr *Ptr,
+                                        const clang::Expr *Offset, bool Negate,
+                                        const clang::FunctionDecl *Fn);
   const llvm::SmallVector<const clang::Expr *, 4> &
   assignments(const clang::VarDecl *V);
   const clang::Expr *argFor(const clang::CallExpr *Call,
