@@ -1,5 +1,6 @@
 //===- BarrierPath.cpp - which mbarrier, spelled as the code reaches it ----===//
 #include "proxyfence/BarrierPath.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -16,7 +17,7 @@ using Path = std::optional<BarrierPath>;
 using Step = BarrierPath::Step;
 
 /// Limits the walk through calls (accessors returning accessors).
-constexpr unsigned MaxDepth = 8;
+constexpr unsigned MaxDepth = 16;
 
 class PathResolver {
 public:
@@ -150,8 +151,20 @@ Path PathResolver::object(const Expr *E, const FunctionDecl *Fn,
                                   : object(ME->getBase(), Fn, Depth + 1),
                     S);
   }
+  // `smem.full[s]` of a pattern where `smem`'s type is dependent.
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+    if (!FD)
+      return std::nullopt;
+    Step S;
+    S.Member = FD;
+    return withStep(DM->isArrow() ? value(DM->getBase(), Fn, Depth + 1)
+                                  : object(DM->getBase(), Fn, Depth + 1),
+                    S);
+  }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
-    return withStep(value(ASE->getBase(), Fn, Depth + 1), index(ASE->getIdx(), Fn));
+    return withStep(value(subscriptBase(ASE), Fn, Depth + 1),
+                    index(subscriptIndex(ASE), Fn));
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return UO->getOpcode() == UO_Deref ? value(UO->getSubExpr(), Fn, Depth + 1)
                                        : std::nullopt;
@@ -197,6 +210,11 @@ Path PathResolver::value(const Expr *E, const FunctionDecl *Fn,
       return withStep(P, Any);
     return withStep(value(R, Fn, Depth + 1), Any);
   }
+  // A pattern does not decay an array member of a dependent struct.
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E))
+    if (const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+        FD && FD->getType()->isArrayType())
+      return object(E, Fn, Depth + 1);
   if (isa<CXXThisExpr>(E))
     return rootOf(BarrierPath::This);
   if (const auto *Call = dyn_cast<CallExpr>(E))

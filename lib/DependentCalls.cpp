@@ -307,6 +307,14 @@ QualType patternType(const Expr *E) {
       return patternType(V->getInit());
     return {};
   }
+  // `reinterpret_cast<Storage<N> *>(p)`: the type it names.
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E))
+    return EC->getTypeAsWritten();
+  // `smem.bars`: the member's declared type.
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+    return FD ? FD->getType() : QualType();
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     QualType Sub = patternType(UO->getSubExpr());
     if (UO->getOpcode() == UO_Deref && !Sub.isNull() && Sub->isPointerType())
@@ -317,9 +325,11 @@ QualType patternType(const Expr *E) {
     // getBase() guesses by type, which a dependent index does not have.
     if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
       return returnTypeOf(Op);
-    QualType Base = patternType(ASE->getLHS());
-    if (!Base.isNull() && (Base->isPointerType() || Base->isArrayType()))
-      return QualType(Base->getPointeeOrArrayElementType(), 0);
+    QualType Base = patternType(subscriptBase(ASE));
+    if (!Base.isNull() && Base->isPointerType())
+      return Base->getPointeeType();
+    if (!Base.isNull() && Base->isArrayType())
+      return Base->getAsArrayTypeUnsafe()->getElementType();
     return {};
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -508,6 +518,57 @@ const Expr *memberCallObject(const CallExpr *Call, bool &Arrow,
   return nullptr;
 }
 
+static bool indexFirst(const ArraySubscriptExpr *ASE) {
+  // `i[a]`: only when the left side is known to be the integer.
+  return ASE->getLHS()->getType()->isIntegerType() &&
+         !ASE->getLHS()->isTypeDependent();
+}
+
+const Expr *subscriptBase(const ArraySubscriptExpr *ASE) {
+  if (!ASE->getRHS()->isTypeDependent())
+    return ASE->getBase();
+  return indexFirst(ASE) ? ASE->getRHS() : ASE->getLHS();
+}
+
+const Expr *subscriptIndex(const ArraySubscriptExpr *ASE) {
+  if (!ASE->getRHS()->isTypeDependent())
+    return ASE->getIdx();
+  return indexFirst(ASE) ? ASE->getLHS() : ASE->getRHS();
+}
+
+const FieldDecl *patternField(const CXXDependentScopeMemberExpr *ME) {
+  if (!ME->getMember().isIdentifier())
+    return nullptr;
+  QualType T = patternType(ME->getBase());
+  if (T.isNull())
+    T = ME->getBaseType();
+  if (T.isNull())
+    return nullptr;
+  if (ME->isArrow() && T->isPointerType())
+    T = T->getPointeeType();
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = nullptr;
+  if (const auto *TST = T->getAs<TemplateSpecializationType>()) {
+    const auto *CTD = dyn_cast_or_null<ClassTemplateDecl>(
+        TST->getTemplateName().getAsTemplateDecl());
+    if (!CTD)
+      return nullptr;
+    llvm::SmallVector<ClassTemplatePartialSpecializationDecl *, 2> Partial;
+    const_cast<ClassTemplateDecl *>(CTD)->getPartialSpecializations(Partial);
+    if (!Partial.empty())
+      return nullptr;
+    RD = CTD->getTemplatedDecl();
+  } else {
+    RD = T->getAsCXXRecordDecl();
+  }
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const NamedDecl *D : RD->getDefinition()->lookup(ME->getMember()))
+    if (const auto *FD = dyn_cast<FieldDecl>(D))
+      return FD;
+  return nullptr;
+}
+
 namespace {
 /// Collects the dependent-typed lvalues of a pattern that are not read.
 class NotReadIndexer : public RecursiveASTVisitor<NotReadIndexer> {
@@ -560,14 +621,17 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
+    // `auto &s = *p;` binds the object: no read.
+    if (V->getType()->isReferenceType())
+      add(V->getInit());
     // `T x = row[1];`: initialised by value once T is known.
-    if (V->getType()->isDependentType() && !V->getType()->isReferenceType() &&
-        V->getInit() && V->getInitStyle() == VarDecl::CInit)
+    else if (V->getType()->isDependentType() && V->getInit() &&
+             V->getInitStyle() == VarDecl::CInit)
       unconverted(V->getInit());
     return true;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *ASE) {
-    add(ASE->getBase());
+    add(subscriptBase(ASE));
     return true;
   }
   bool VisitMemberExpr(MemberExpr *ME) {
@@ -614,6 +678,11 @@ private:
 } // namespace
 
 bool PatternReads::isRead(const Expr *E, const FunctionDecl *Fn) {
+  // `s.f` of a dependent `s` reads a data member, not a member function
+  // it names to call (`smem.bars[i].wait(p)`).
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E);
+      DM && !DM->isImplicitAccess() && !patternField(DM))
+    return false;
   // An lvalue of known type, used as a dependent operator's operand.
   if (!E->isTypeDependent() &&
       isa<ArraySubscriptExpr, MemberExpr, UnaryOperator>(E)) {

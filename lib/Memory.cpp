@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -36,6 +37,11 @@ bool MemRoot::overlaps(const MemRoot &O) const {
   if (Place != O.Place)
     return placesOverlap(Place, Place ? 0 : Begin, O.Place,
                          O.Place ? 0 : O.Begin);
+  // Members of a struct without a layout: distinct ones never overlap; a
+  // member and a range of the struct may.
+  if (Member != O.Member)
+    return !(Member && O.Member && Member->getParent() == O.Member->getParent() &&
+             !Member->getParent()->isUnion());
   // `smem + OFF1` and `smem + OFF2`: carved regions of unknown extent, each
   // taken to end where the next begins.
   if (End == NoEnd && O.End == NoEnd && (Carved || O.Carved) &&
@@ -68,6 +74,12 @@ MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
   if (!Inner.Placed) {
     R.Placed = false;
     return R;
+  }
+  if (Inner.Member && !R.Member) {
+    // Offsets inside the member are relative to it from here on.
+    R.Member = Inner.Member;
+    R.Begin = 0;
+    R.End = NoEnd;
   }
   uint64_t NewEnd = R.End;
   if (Inner.End != NoEnd)
@@ -225,13 +237,37 @@ static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
   return S;
 }
 
+/// How many array dimensions \p E still has where the pattern leaves its
+/// type dependent but names an array member of a dependent struct
+/// (`smem.stages` of `T stages[S][N]`: 2; `smem.stages[s]`: 1).
+static unsigned patternArrayRank(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!E->isTypeDependent())
+    return 0;
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+    unsigned Rank = 0;
+    for (QualType T = FD ? FD->getType() : QualType();
+         !T.isNull() && T->isArrayType();
+         T = T->getAsArrayTypeUnsafe()->getElementType())
+      ++Rank;
+    return Rank;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    unsigned Base = patternArrayRank(subscriptBase(ASE));
+    return Base ? Base - 1 : 0;
+  }
+  return 0;
+}
+
 /// In a template pattern, `a[i]` or `*a` where `a` is neither a pointer nor
 /// an array but of a type that depends on template parameters (a
 /// `cuda::std::array<T, N>`, a `T`): an operator of some class, or of a
 /// pointer only an instantiation knows; not guessed to be an access.
 static bool isObjectOfDependentType(const Expr *Base) {
   QualType T = Base->IgnoreParenImpCasts()->getType();
-  if (!T->isDependentType() || T->isPointerType() || T->isArrayType())
+  if (!T->isDependentType() || T->isPointerType() || T->isArrayType() ||
+      patternArrayRank(Base) > 0)
     return false;
   // `*v[i]` where `v[i]` is known to give a pointer all the same.
   QualType Known = patternType(Base);
@@ -271,11 +307,12 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
       return Op->getReturnType()->isReferenceType()
                  ? subscriptValue(ASE, Op, Fn)
                  : AliasSet(); // a temporary
-    if (isObjectOfDependentType(ASE->getBase()))
+    const Expr *Array = subscriptBase(ASE);
+    if (isObjectOfDependentType(Array))
       return AliasSet();
-    if (auto Carved = carve(ASE->getBase(), ASE->getIdx(), false, Fn))
+    if (auto Carved = carve(Array, subscriptIndex(ASE), false, Fn))
       return *Carved;
-    return valueOf(ASE->getBase(), Fn);
+    return valueOf(Array, Fn);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
@@ -294,8 +331,11 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
     if (ME->isImplicitAccess())
       return {};
-    return ME->isArrow() ? valueOf(ME->getBase(), Fn)
-                         : objectOf(ME->getBase(), Fn);
+    AliasSet Base = ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                                  : objectOf(ME->getBase(), Fn);
+    if (const FieldDecl *FD = patternField(ME))
+      return field(Base, FD);
+    return Base;
   }
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     if (CE->getCastKind() == CK_DerivedToBase ||
@@ -404,6 +444,10 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
               (isSharedVar(V) && V->getType()->isDependentType())))
       return objectOf(E, Fn);
   if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
+    return objectOf(E, Fn);
+  // `smem.stages[s]` where `smem`'s type is dependent: a row of an array
+  // member, used as its address.
+  if (patternArrayRank(E) > 0)
     return objectOf(E, Fn);
   // `v[i]` of a visitor whose stored lambda computes the element.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
@@ -768,10 +812,16 @@ static AliasSet narrowAll(const AliasSet &S, const MemRoot &Inner) {
 
 AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {
   const RecordDecl *RD = FD->getParent();
-  if (S.empty() || RD->isInvalidDecl() || RD->isDependentType() ||
-      !RD->isCompleteDefinition() || FD->getType()->isDependentType())
+  if (S.empty() || RD->isInvalidDecl())
     return S;
   MemRoot Inner;
+  if (RD->isDependentType() || !RD->isCompleteDefinition() ||
+      FD->getType()->isDependentType()) {
+    // No layout: the member itself says which part.
+    Inner.Field = FD;
+    Inner.Member = FD;
+    return narrowAll(S, Inner);
+  }
   Inner.Field = FD;
   Inner.Begin = Ctx.getASTRecordLayout(RD).getFieldOffset(
                     FD->getFieldIndex()) / Ctx.getCharWidth();

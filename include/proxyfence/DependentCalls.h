@@ -54,6 +54,19 @@ const clang::CXXMethodDecl *subscriptCallable(const clang::Expr *Object,
 /// from what it returns). Null when unknown.
 clang::QualType patternType(const clang::Expr *E);
 
+/// The array and the index of `a[i]`, also in a pattern where `i` has a
+/// dependent type (a stage index from a dependent call), for which
+/// ArraySubscriptExpr::getBase() takes the index for the array.
+const clang::Expr *subscriptBase(const clang::ArraySubscriptExpr *ASE);
+const clang::Expr *subscriptIndex(const clang::ArraySubscriptExpr *ASE);
+
+/// The field a pattern's `s.f` names where `s` is of a dependent type
+/// (`smem.full_barriers` with `auto &smem = *reinterpret_cast<Storage<N> *>(p)`):
+/// looked up in the class template's definition, when the template has no
+/// partial specializations. Null otherwise.
+const clang::FieldDecl *
+patternField(const clang::CXXDependentScopeMemberExpr *ME);
+
 /// The object a member call is made on and whether it is reached through a
 /// pointer (`p->f()`), also for member calls a pattern leaves unresolved;
 /// null for calls that are not member calls, and for implicit `this`

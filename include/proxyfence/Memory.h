@@ -47,12 +47,16 @@ struct MemRoot {
   /// DynamicShared carved by template values: where the region starts
   /// (Begin and End are then relative to it).
   const SymbolicPlace *Place = nullptr;
+  /// A member of a record whose layout template values decide (a
+  /// dependent shared-storage struct): no offsets, but distinct members of
+  /// one struct never overlap. Begin and End are then relative to it.
+  const clang::FieldDecl *Member = nullptr;
 
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
-           Place == O.Place;
+           Place == O.Place && Member == O.Member;
   }
   /// Whether the bytes of two roots of the same object may overlap.
   bool overlaps(const MemRoot &O) const;
@@ -142,6 +146,7 @@ private:
                           const clang::FunctionDecl *Fn);
   /// \p S restricted to field \p FD of the objects it designates.
   AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
+
   /// \p S moved to the base-class subobject a derived-to-base cast names.
   AliasSet baseSubobject(const AliasSet &S, const clang::CastExpr *CE);
   /// `L op R` as a value: pointer arithmetic keeps (a carved part of) the
