@@ -80,9 +80,10 @@ Event eventOf(const ptx::Effect &Eff, StmtRef At, SourceLocation Loc,
 namespace {
 
 /// A C++ store, copy or memcpy into a tensor map (TensorMapWrites.h).
-Event tensorMapStore(const Expr *E, const FunctionDecl *Fn) {
+Event tensorMapStore(const Expr *E, const FunctionDecl *Fn, AliasSet Mem) {
   Event Ev;
   Ev.Kind = EffectKind::TensormapWrite;
+  Ev.Mem = std::move(Mem); // shared memory, when the map is known to be there
   Ev.At = {E, Fn};
   Ev.Loc = E->getBeginLoc();
   Ev.What = "C++ store into a tensor map";
@@ -135,8 +136,14 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
     return std::nullopt;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    if (callWritesTensorMap(Call))
-      Out(tensorMapStore(Call, Fn), 2);
+    if (callWritesTensorMap(Call)) {
+      const Expr *Dest = Call->getNumArgs() ? Call->getArg(0) : nullptr;
+      Out(tensorMapStore(Call, Fn,
+                         isa<CXXOperatorCallExpr>(Call)
+                             ? Memory.objectOf(Dest, Fn)
+                             : Memory.valueOf(Dest, Fn)),
+          2);
+    }
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee) {
       // `f(a, b)` through a function parameter bound at the call of Fn.
@@ -184,7 +191,7 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
     if (!BO->isAssignmentOp())
       return std::nullopt;
     if (writesTensorMap(BO->getLHS()))
-      Out(tensorMapStore(BO, Fn), 2);
+      Out(tensorMapStore(BO, Fn, Memory.objectOf(BO->getLHS(), Fn)), 2);
     AliasSet M = Memory.objectOf(BO->getLHS(), Fn);
     if (M.empty())
       return std::nullopt;

@@ -545,8 +545,16 @@ std::vector<Effect> classifyTensormap(const Instruction &I) {
   }
   if (I.Parts.size() < 2)
     return {};
-  if (I.Parts[1] == "replace")
-    return {effect(EffectKind::TensormapWrite)};
+  if (I.Parts[1] == "replace") {
+    // A map in shared memory: TMA reads maps only from the param, const and
+    // global state spaces, so this one is used once copied there.
+    Effect E = effect(EffectKind::TensormapWrite);
+    if (I.hasPart("shared::cta")) {
+      E.MemOperand = 0;
+      E.GenericAddress = false;
+    }
+    return {E};
+  }
   if (I.Parts[1] == "cp_fenceproxy")
     return {effect(EffectKind::TensormapWrite),
             effect(EffectKind::TensormapRelease)};

@@ -19,6 +19,7 @@
 #include "proxyfence/OrderRules.h"
 #include "proxyfence/PathFlow.h"
 #include "proxyfence/TensorMapWrites.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -50,10 +51,19 @@ bool usesMap(const Event &E) {
          (E.Op == AsyncOp::TensorLoad || E.Op == AsyncOp::TensorStore);
 }
 
+/// A write of a map TMA may read: not one in shared memory (TMA reads maps
+/// from the param, const and global state spaces only; PTX ISA,
+/// cp.async.bulk.tensor), which must be copied out first, and that copy is
+/// the write that counts.
+bool writesUsableMap(const Event &E) {
+  return E.Kind == EffectKind::TensormapWrite && !E.ExplicitShared &&
+         E.Mem.empty();
+}
+
 unsigned step(unsigned B, const Event &E) {
   switch (E.Kind) {
   case EffectKind::TensormapWrite:
-    return B | Unreleased | Wrote;
+    return writesUsableMap(E) ? B | Unreleased | Wrote : B;
   case EffectKind::TensormapRelease:
     return B & ~Unreleased;
   case EffectKind::TensormapAcquire:
@@ -69,6 +79,56 @@ std::string textOf(const Expr *E, const ASTContext &Ctx) {
              SM.getExpansionRange(E->getSourceRange()),
              SM, Ctx.getLangOpts())
       .str();
+}
+
+/// The map operand of a TMA statement: an argument that is (a pointer to) a
+/// tensor map. Null when none is.
+const Expr *mapOperand(const Stmt *S) {
+  auto isMap = [](const Expr *E) {
+    const Expr *Bare = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare))
+      Bare = Cast->getSubExpr()->IgnoreParenImpCasts();
+    QualType T = Bare->getType();
+    return isTensorMapType(T) ||
+           (T->isPointerType() && isTensorMapType(T->getPointeeType()));
+  };
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    if (const auto *E = dyn_cast<Expr>(S))
+      Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  if (Call)
+    for (const Expr *Arg : Call->arguments())
+      if (isMap(Arg))
+        return Arg;
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+    for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+      if (isMap(Asm->getInputExpr(I)))
+        return Asm->getInputExpr(I);
+  return nullptr;
+}
+
+/// Whether \p E addresses only `const __grid_constant__` kernel parameters
+/// (`&tensor_map_b`, a const local set to one, `c ? &m1 : &m2`): maps that no
+/// code modifies.
+bool gridConstantMap(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_AddrOf &&
+           gridConstantMap(UO->getSubExpr(), Depth + 1);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return gridConstantMap(CO->getTrueExpr(), Depth + 1) &&
+           gridConstantMap(CO->getFalseExpr(), Depth + 1);
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V)
+    return false;
+  if (isa<ParmVarDecl>(V))
+    return V->hasAttr<CUDAGridConstantAttr>() && isTensorMapType(V->getType());
+  // A local pointer set once: `const auto p = &map;`.
+  return V->isLocalVarDecl() && V->getType().isConstQualified() &&
+         V->getInit() && gridConstantMap(V->getInit(), Depth + 1);
 }
 
 /// The address of the tensor map a TMA statement uses, as source text: an
@@ -120,13 +180,9 @@ std::string mapAddress(const Stmt *S, const ASTContext &Ctx) {
 std::vector<OrderFinding>
 findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
                    llvm::ArrayRef<const FunctionDecl *> Roots) {
-  PathFlowSpec Spec{step,
-                    [](const Event &E) {
-                      return E.Kind == EffectKind::TensormapWrite;
-                    },
-                    [](const Event &E) {
+  PathFlowSpec Spec{step, writesUsableMap, [](const Event &E) {
                       return usesMap(E) || isThreadHandoff(E) ||
-                             E.Kind == EffectKind::TensormapWrite;
+                             writesUsableMap(E);
                     }};
   PathFlow Flow(Ctx, Events, Spec);
   std::vector<OrderFinding> Out;
@@ -139,9 +195,8 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
   };
   for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
-    bool Modifies = llvm::any_of(Hits, [](const PathHit &H) {
-      return H.E.Kind == EffectKind::TensormapWrite;
-    });
+    bool Modifies = llvm::any_of(
+        Hits, [](const PathHit &H) { return writesUsableMap(H.E); });
     if (!Modifies)
       continue;
     bool UsedByTma = llvm::any_of(
@@ -150,9 +205,13 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
     // warning at a hand-off: the one release after it fixes both.
     std::set<const Stmt *> WritesReported;
     for (const PathHit &H : Hits)
-      if (usesMap(H.E) && (H.Bits & Unreleased) && H.Mark)
+      if (usesMap(H.E) && (H.Bits & Unreleased) && H.Mark &&
+          !gridConstantMap(mapOperand(H.E.At.S)))
         WritesReported.insert(H.Mark->At.S);
     for (const PathHit &H : Hits) {
+      // A `const __grid_constant__` map is never the one modified.
+      if (usesMap(H.E) && gridConstantMap(mapOperand(H.E.At.S)))
+        continue;
       if (usesMap(H.E) && (H.Bits & Unreleased)) {
         OrderFinding F;
         F.Message = "the " + H.E.What + " reads a tensor map this thread "
