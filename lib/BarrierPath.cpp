@@ -141,25 +141,27 @@ Path PathResolver::object(const Expr *E, const FunctionDecl *Fn,
       return V->getInit() ? object(V->getInit(), Fn, Depth + 1) : std::nullopt;
     return rootOf(BarrierPath::Local, V);
   }
+  // `s.f` / `p->f`, also of a pattern where `s`'s type is dependent
+  // (`smem.full[s]`).
+  const FieldDecl *FD = nullptr;
+  const Expr *Base = nullptr;
+  bool Arrow = false;
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD)
-      return std::nullopt;
-    Step S;
-    S.Member = FD;
-    return withStep(ME->isArrow() ? value(ME->getBase(), Fn, Depth + 1)
-                                  : object(ME->getBase(), Fn, Depth + 1),
-                    S);
+    FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    Base = ME->getBase();
+    Arrow = ME->isArrow();
+  } else if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+    Base = DM->getBase();
+    Arrow = DM->isArrow();
   }
-  // `smem.full[s]` of a pattern where `smem`'s type is dependent.
-  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
-    const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+  if (Base) {
     if (!FD)
       return std::nullopt;
     Step S;
     S.Member = FD;
-    return withStep(DM->isArrow() ? value(DM->getBase(), Fn, Depth + 1)
-                                  : object(DM->getBase(), Fn, Depth + 1),
+    return withStep(Arrow ? value(Base, Fn, Depth + 1)
+                          : object(Base, Fn, Depth + 1),
                     S);
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
