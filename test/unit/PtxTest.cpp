@@ -1265,8 +1265,11 @@ TEST(PtxClassify, UnrelatedInstructions) {
       {"brkpt;", ""},
       {"trap;", ""},
       {"prefetch.tensormap [%0];", ""},
-      // A tensor-map write (proxyfence-tensormap), no proxy effect otherwise.
+      // A tensor-map write (proxyfence-tensormap), no proxy effect otherwise;
+      // a map in shared memory names its address (TMA never reads it there).
       {"tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;",
+       "TensormapWrite m0"},
+      {"tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;",
        "TensormapWrite"},
       {"griddepcontrol.wait;", ""},
       {"nanosleep.u32 %0;", ""},
