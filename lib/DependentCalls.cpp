@@ -518,6 +518,40 @@ const Expr *memberCallObject(const CallExpr *Call, bool &Arrow,
   return nullptr;
 }
 
+bool isTemplateConstant(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && (V->isConstexpr() ||
+                 (V->getType().isConstQualified() && V->hasGlobalStorage() &&
+                  V->getInit() && V->getInit()->isValueDependent()));
+  }
+  if (isa<IntegerLiteral, CXXBoolLiteralExpr, SizeOfPackExpr,
+          UnaryExprOrTypeTraitExpr, DependentScopeDeclRefExpr,
+          SubstNonTypeTemplateParmExpr>(E))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD ? !FD->isConstexpr()
+           : !isa<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      return false;
+    return llvm::all_of(Call->arguments(), isTemplateConstant);
+  }
+  if (isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr,
+          CXXScalarValueInitExpr>(E))
+    return llvm::all_of(E->children(), [](const Stmt *C) {
+      return !C || (isa<Expr>(C) && isTemplateConstant(cast<Expr>(C)));
+    });
+  if (isa<UnaryOperator, BinaryOperator, ConditionalOperator>(E))
+    return llvm::all_of(E->children(), [](const Stmt *C) {
+      return isa<Expr>(C) && isTemplateConstant(cast<Expr>(C));
+    });
+  return false;
+}
+
 static bool indexFirst(const ArraySubscriptExpr *ASE) {
   // `i[a]`: only when the left side is known to be the integer.
   return ASE->getLHS()->getType()->isIntegerType() &&

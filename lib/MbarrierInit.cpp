@@ -419,43 +419,6 @@ std::string MbarrierAnalyzer::threadsOf(StmtRef At, llvm::StringRef Otherwise) {
 }
 
 namespace {
-/// Whether \p E has one value per instantiation: template parameters,
-/// constants, and constexpr calls of them (`kMulticast > 1`,
-/// `size(ClusterShape{}) > 1`).
-bool instantiationConstant(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const ValueDecl *D = DRE->getDecl();
-    if (isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D))
-      return true;
-    const auto *V = dyn_cast<VarDecl>(D);
-    return V && (V->isConstexpr() ||
-                 (V->getType().isConstQualified() && V->hasGlobalStorage() &&
-                  V->getInit() && V->getInit()->isValueDependent()));
-  }
-  if (isa<IntegerLiteral, CXXBoolLiteralExpr, SizeOfPackExpr,
-          UnaryExprOrTypeTraitExpr, DependentScopeDeclRefExpr,
-          SubstNonTypeTemplateParmExpr>(E))
-    return true;
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = Call->getDirectCallee();
-    if (FD ? !FD->isConstexpr()
-           : !isa<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      return false;
-    return llvm::all_of(Call->arguments(), instantiationConstant);
-  }
-  if (isa<CXXUnresolvedConstructExpr, CXXTemporaryObjectExpr,
-          CXXScalarValueInitExpr>(E))
-    return llvm::all_of(E->children(), [](const Stmt *C) {
-      return !C || (isa<Expr>(C) && instantiationConstant(cast<Expr>(C)));
-    });
-  if (isa<UnaryOperator, BinaryOperator, ConditionalOperator>(E))
-    return llvm::all_of(E->children(), [](const Stmt *C) {
-      return isa<Expr>(C) && instantiationConstant(cast<Expr>(C));
-    });
-  return false;
-}
-
 /// Finds a cluster barrier in a statement: an asm one, or a call whose
 /// callee (or the single candidate of a pattern's call) executes one.
 class ClusterBarrierFinder : public RecursiveASTVisitor<ClusterBarrierFinder> {
@@ -506,7 +469,7 @@ bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
       continue;
     }
     if (!Other || !Cond || !Cond->isValueDependent() ||
-        !instantiationConstant(Cond))
+        !isTemplateConstant(Cond))
       continue;
     ClusterBarrierFinder F(*this);
     F.TraverseStmt(const_cast<Stmt *>(Other));

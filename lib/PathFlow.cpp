@@ -1,10 +1,9 @@
 //===- PathFlow.cpp - a few bits per path, through callees -----------------===//
 #include "proxyfence/PathFlow.h"
 #include "proxyfence/Dataflow.h"
-#include "proxyfence/SymbolicPlace.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
-#include "clang/AST/StmtVisitor.h"
 #include "llvm/ADT/FoldingSet.h"
 #include <set>
 #include <tuple>

@@ -1,5 +1,6 @@
 //===- SymbolicPlace.cpp - dynamic shared memory carved by template values -===//
 #include "proxyfence/SymbolicPlace.h"
+#include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -132,31 +133,6 @@ std::optional<int64_t> Poly::multipleOf(const Poly &Stride) const {
       return std::nullopt;
   }
   return K;
-}
-
-bool isTemplateConstant(const Expr *E) {
-  bool Constant = true;
-  llvm::SmallVector<const Stmt *, 8> Work = {E};
-  while (!Work.empty() && Constant) {
-    const Stmt *S = Work.pop_back_val();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-      const ValueDecl *D = Ref->getDecl();
-      const auto *V = dyn_cast<VarDecl>(D);
-      Constant = isa<NonTypeTemplateParmDecl, EnumConstantDecl>(D) ||
-                 (V && V->isConstexpr());
-    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      Constant = Callee && Callee->isConstexpr();
-    } else if (isa<CXXThisExpr, MemberExpr, CXXDependentScopeMemberExpr,
-                   UnresolvedMemberExpr, CXXUnresolvedConstructExpr,
-                   UnresolvedLookupExpr>(S)) {
-      Constant = false;
-    }
-    for (const Stmt *Child : S->children())
-      if (Child)
-        Work.push_back(Child);
-  }
-  return Constant;
 }
 
 std::optional<Poly> sizeOfType(QualType T, const ASTContext &Ctx) {

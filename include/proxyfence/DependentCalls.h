@@ -54,6 +54,11 @@ const clang::CXXMethodDecl *subscriptCallable(const clang::Expr *Object,
 /// from what it returns). Null when unknown.
 clang::QualType patternType(const clang::Expr *E);
 
+/// Whether \p E, in a template pattern, has one value per instantiation:
+/// template parameters, constants, and constexpr calls of them (`kSwapAB`,
+/// `kMulticast > 1`, `size(ClusterShape{}) > 1`), never a runtime value.
+bool isTemplateConstant(const clang::Expr *E);
+
 /// The array and the index of `a[i]`, also in a pattern where `i` has a
 /// dependent type (a stage index from a dependent call), for which
 /// ArraySubscriptExpr::getBase() takes the index for the array.

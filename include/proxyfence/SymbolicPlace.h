@@ -101,12 +101,6 @@ std::optional<Poly> sizeOfType(clang::QualType T, const clang::ASTContext &Ctx);
 std::optional<SymbolicPlace> movedPlace(SymbolicPlace Base, const Poly &Offset,
                                         bool FromBase);
 
-/// Whether \p E, in a template pattern, has one value per instantiation:
-/// built from template parameters, constexpr variables, enumerators,
-/// literals, type traits and constexpr calls (`kSwapAB`,
-/// `is_same_v<T, float>`, `kNumStages > 1`), never from a runtime value.
-bool isTemplateConstant(const clang::Expr *E);
-
 } // namespace proxyfence
 
 #endif
