@@ -95,8 +95,11 @@ public:
 
 /// `%` escapes in one string literal [Open, Close) of an extended asm
 /// template that clang rejects and nvcc passes through: `%` + a letter not
-/// followed by an operand number or name (`%laneid`, `%clock64`).
-void badEscapes(StringRef T, size_t Open, size_t Close,
+/// followed by an operand number or name (`%laneid`, `%clock64`), and, when
+/// the statement has \p Operands operands (negative: not counted), an
+/// operand number past them (`%8` of seven: nvcc rejects it only once the
+/// statement is instantiated, TK's unused cache-hint variants).
+void badEscapes(StringRef T, size_t Open, size_t Close, int Operands,
                 std::vector<size_t> &Out) {
   for (size_t I = Open + 1; I + 1 < Close; ++I) {
     if (T[I] == '\\') {
@@ -106,14 +109,27 @@ void badEscapes(StringRef T, size_t Open, size_t Close,
     if (T[I] != '%')
       continue;
     char C = T[I + 1];
-    if (!isLetter(C)) {
-      ++I; // %%, %0, %[name], %=, %{ ...
+    size_t D = I + 1; // the operand number, after a modifier letter
+    if (isLetter(C)) {
+      char N = I + 2 < Close ? T[I + 2] : '"';
+      if (!isDigit(N) && N != '[') {
+        Out.push_back(I);
+        ++I;
+        continue;
+      }
+      ++D;
+    }
+    if (D < Close && isDigit(T[D]) && Operands >= 0) {
+      unsigned Num = 0;
+      size_t E = D;
+      for (; E < Close && isDigit(T[E]) && Num < 1000; ++E)
+        Num = Num * 10 + unsigned(T[E] - '0');
+      if (Num >= unsigned(Operands))
+        Out.push_back(I);
+      I = E - 1;
       continue;
     }
-    char N = I + 2 < Close ? T[I + 2] : '"';
-    if (!isDigit(N) && N != '[')
-      Out.push_back(I);
-    ++I;
+    ++I; // %%, %[name], %=, %{ ...
   }
 }
 
@@ -268,6 +284,11 @@ Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
     std::vector<size_t> Escapes;
     std::vector<std::pair<size_t, size_t>> Templates;
     unsigned Colons = 0, Depth = 0;
+    // Operands as clang numbers them: outputs, one more for each `+`
+    // (read-write) output, inputs; counted only where every operand of the
+    // two lists is written out (`"r"(x)`, not a macro's `__AsmType(x)`).
+    int Operands = 0;
+    unsigned Items[3] = {}, Constraints[3] = {};
     size_t OperandClose = 0; // a `)` ending an operand, awaiting `,`
     size_t K = J;
     for (; K < T.size(); ++K) {
@@ -281,16 +302,28 @@ Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
         size_t LE = S.skipQuoted(K);
         if (Depth == 1 && Colons == 0)
           Templates.push_back({K, LE});
-        if (Depth == 1 && Colons >= 1 && Colons <= 2 && OperandClose)
+        bool InList = Depth == 1 && Colons >= 1 && Colons <= 2;
+        if (InList && OperandClose) {
           Sp.Inserts.push_back({OperandClose + 1, ','});
+          ++Items[Colons];
+        }
+        if (InList) {
+          Operands += Colons == 1 && T.slice(K, LE).contains('+') ? 2 : 1;
+          ++Constraints[Colons];
+          Items[Colons] += Items[Colons] == 0;
+        }
         OperandClose = 0;
         K = LE - 1;
         continue;
       }
       if (X == '(' || X == '[') {
         if (X == '[' && Depth == 1 && Colons >= 1 && Colons <= 2 &&
-            OperandClose)
+            OperandClose) {
           Sp.Inserts.push_back({OperandClose + 1, ','});
+          ++Items[Colons];
+        }
+        if (Depth == 1 && Colons >= 1 && Colons <= 2)
+          Items[Colons] += Items[Colons] == 0;
         OperandClose = 0;
         ++Depth;
         continue;
@@ -305,17 +338,22 @@ Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
         continue;
       if (X == ':' && Depth == 1)
         ++Colons;
+      else if (Depth == 1 && Colons >= 1 && Colons <= 2)
+        Items[Colons] += X == ',' || Items[Colons] == 0;
       OperandClose = 0;
     }
+    if (Items[1] != Constraints[1] || Items[2] != Constraints[2])
+      Operands = -1;
     if (K >= T.size()) {
       I = E;
       continue;
     }
     Sp.End = K + 1;
     // A `%` is an escape only where there are operands (extended asm).
+    // Labels (asm goto) are operands too: not counted, so not judged.
     if (Colons)
       for (auto [LO, LC] : Templates)
-        badEscapes(T, LO, LC, Escapes);
+        badEscapes(T, LO, LC, Colons <= 3 ? Operands : -1, Escapes);
     for (size_t Esc : Escapes)
       Sp.Inserts.push_back({Esc, '%'});
     // The missing comma takes the place of a blank right after the `)`.

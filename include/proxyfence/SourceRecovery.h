@@ -2,7 +2,8 @@
 //
 // nvcc accepts inline asm that clang drops with an error: a single `%` before
 // a PTX special register (`%laneid`, `%clock64`) in an asm statement with
-// operands, and operand lists missing the comma between two operands
+// operands, an operand number past the operands in code nvcc never
+// instantiates, and operand lists missing the comma between two operands
 // (CuTe's UTCCP copies). Every file the front end reads goes through a file
 // system that repairs these in memory, with length-neutral edits inside the
 // asm statement (each inserted byte pays for itself with a blank removed

@@ -56,6 +56,28 @@ TEST(SourceRecovery, WhatClangAcceptsIsLeftAlone) {
   }
 }
 
+TEST(SourceRecovery, OperandNumberPastTheOperandsIsEscaped) {
+  // Eight operands numbered 0-7 (the read-write output counts twice): %8 is
+  // past them, %7 and %h1 are not.
+  std::string In = "asm volatile(\"op [%0], [%1, {%3, %4, %5}], [%h1], %7, %8;\"\n"
+                   "    : \"+r\"(a) : \"l\"(b), \"r\"(c), \"r\"(d),\n"
+                   "      \"r\"(e), \"r\"(f), [g] \"l\"(g));\n";
+  Recovery R = recoverSource(In);
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Escapes, 1u);
+  EXPECT_NE(R.Text.find("%7,%%8;"), std::string::npos) << R.Text;
+  // One operand fewer and %7 is past them too; nine and %8 is fine.
+  std::string Fewer = "asm(\"op %7, %8;\" :: \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d), \"r\"(e), \"r\"(f), \"r\"(g));";
+  EXPECT_EQ(recoverSource(Fewer).Escapes, 2u);
+  std::string Nine = "asm(\"op %7, %8;\" :: \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(d), \"r\"(e), \"r\"(f), \"r\"(g), \"r\"(h), \"r\"(i));";
+  Recovery N = recoverSource(Nine);
+  EXPECT_EQ(N.Text, Nine);
+  EXPECT_EQ(N.Escapes + N.Unrepairable, 0u);
+  // Operands from a macro cannot be counted: nothing is judged.
+  std::string Macro = "asm(__Op \" {%0,%1}, [%2];\" : __Reg(a.x), __Reg(a.y) : \"l\"(p) __Clobber);";
+  EXPECT_EQ(recoverSource(Macro).Text, Macro);
+}
+
 TEST(SourceRecovery, NoBlankToSpendLeavesTheStatement) {
   std::string In = "asm(\"mov.u32 %0,%laneid;\":\"=r\"(r));";
   Recovery R = recoverSource(In);
