@@ -447,8 +447,10 @@ std::vector<Effect> classifyBarrier(const Instruction &I) {
     return {};
   // A thread count follows the id (for red, before the predicate input).
   bool HasCount = I.Operands.size() > Id + (Q[0] == "red" ? 2 : 1);
-  bool WholeCta = hasOperand(I, Id) && I.Operands[Id].Text == "0" &&
-                  !HasCount && !E.ArriveOnly;
+  // With no thread count every thread of the CTA takes part, whatever the
+  // id (PTX ISA, bar/barrier): `bar.sync 15` orders the CTA as
+  // `__syncthreads` does.
+  bool WholeCta = hasOperand(I, Id) && !HasCount && !E.ArriveOnly;
   E.Scope = WholeCta ? BarrierScope::Cta : BarrierScope::Named;
   if (hasOperand(I, Id))
     E.BarrierIdOperand = Id;

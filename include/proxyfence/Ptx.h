@@ -138,8 +138,9 @@ struct Effect {
   /// matrix descriptor that carries it) this effect touches; -1 when the
   /// effect has no memory operand (fences, barriers).
   int MemOperand = -1;
-  /// For Barrier: Cta for `bar.sync 0`/`barrier.sync 0` without a thread
-  /// count, Named for any other id or with a count, Warp for bar.warp.sync.
+  /// For Barrier: Cta without a thread count (every thread of the CTA
+  /// takes part, whatever the id), Named with one and for bar.arrive, Warp
+  /// for bar.warp.sync.
   BarrierScope Scope = BarrierScope::Cta;
   /// bar.arrive (does not wait) / barrier.cluster.arrive.relaxed.
   bool ArriveOnly = false;

@@ -1117,14 +1117,15 @@ TEST(PtxClassify, CtaAndNamedBarriers) {
       {"barrier.sync.aligned 0;", "Barrier cta"},
       {"bar.cta.sync 0;", "Barrier cta"},
       {"barrier.cta.sync.aligned 0;", "Barrier cta"},
-      // A thread count, another id, or an id from C++ makes it named.
+      // A thread count makes it named; without one every thread of the
+      // CTA takes part, whatever the id (ThunderKittens' everyone::sync).
       {"bar.sync 0, 256;", "Barrier named"},
-      {"bar.sync 1;", "Barrier named"},
+      {"bar.sync 1;", "Barrier cta"},
       {"bar.sync 1, 128;", "Barrier named"},
       // CUTLASS NamedBarrier / ThunderKittens named barriers.
       {"bar.sync %0, %1;", "Barrier named"},
       {"barrier.sync %0, %1;", "Barrier named"},
-      {"bar.sync %0;", "Barrier named"},
+      {"bar.sync %0;", "Barrier cta"},
       {"bar.arrive %0, %1;", "Barrier named arrive"},
       {"barrier.arrive %0, %1;", "Barrier named arrive"},
       {"barrier.cta.arrive.aligned 1, 64;", "Barrier named arrive"},
@@ -1132,7 +1133,7 @@ TEST(PtxClassify, CtaAndNamedBarriers) {
       // bar.red: operand 0 is the destination, then id, count, predicate.
       {"bar.red.popc.u32 %0, 0, %1;", "Barrier cta"},
       {"bar.red.and.pred p, 0, 128, q;", "Barrier named"},
-      {"barrier.red.or.pred p, 2, !q;", "Barrier named"},
+      {"barrier.red.or.pred p, 2, !q;", "Barrier cta"},
       {"barrier.cta.red.popc.aligned.u32 %0, 0, p;", "Barrier cta"},
       {"bar.warp.sync %0;", "Barrier warp"},
       {"bar.warp.sync 0xffffffff;", "Barrier warp"},
