@@ -493,7 +493,8 @@ void shapeOf(const AliasSet &S, std::string &Out) {
            std::to_string(R.Begin) + "/" + std::to_string(R.End) + "/" +
            std::to_string(R.Placed) + std::to_string(R.Carved) + "/" +
            std::to_string(reinterpret_cast<uintptr_t>(R.Place)) + "/" +
-           std::to_string(reinterpret_cast<uintptr_t>(R.Member)) + ";";
+           std::to_string(reinterpret_cast<uintptr_t>(R.Member)) + "/" +
+           std::to_string(reinterpret_cast<uintptr_t>(R.Allocation)) + ";";
   Out += "}";
 }
 

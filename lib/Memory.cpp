@@ -1,5 +1,6 @@
 //===- Memory.cpp - which shared-memory object an access touches ----------===//
 #include "proxyfence/Memory.h"
+#include "proxyfence/BumpAllocator.h"
 #include "proxyfence/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -30,6 +31,10 @@ void AliasSet::merge(const AliasSet &O) {
 }
 
 bool MemRoot::overlaps(const MemRoot &O) const {
+  // Two calls of one bump allocator hand out disjoint memory; an allocation
+  // and memory reached otherwise may overlap anywhere.
+  if (Allocation != O.Allocation)
+    return !(Allocator && Allocator == O.Allocator);
   if (!Placed || !O.Placed)
     return true;
   // Regions that template values place: the same place compares the bytes
@@ -1011,7 +1016,51 @@ AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
       return {};
     Callee = D.Viable.front();
   }
-  return substitute(returnOf(Callee), Call, Callee, Fn);
+  AliasSet S = substitute(returnOf(Callee), Call, Callee, Fn);
+  const VarDecl *Pool = bumpAllocator(Call, Callee);
+  if (!Pool || S.isUnknown())
+    return S;
+  // Memory of its own: offsets from here on are inside the allocation.
+  AliasSet Out;
+  for (MemRoot R : S.roots()) {
+    if (!isCallerBound(R)) {
+      R.Allocation = Call;
+      R.Allocator = Pool;
+      R.Begin = 0;
+      R.End = MemRoot::NoEnd;
+      R.Placed = true;
+      R.Carved = false;
+      R.Place = nullptr;
+      R.Member = nullptr;
+      R.Field = nullptr;
+    }
+    Out.add(R);
+  }
+  return Out;
+}
+
+const VarDecl *MemoryModel::bumpAllocator(const CallExpr *Call,
+                                          const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!isa<CXXMethodDecl>(Callee) || !Callee->hasBody(Def) || !Def)
+    return nullptr;
+  auto [It, New] = Bumped.try_emplace(Def, nullptr);
+  if (New)
+    It->second = bumpedField(Def);
+  if (!It->second)
+    return nullptr;
+  // On a local object (`tma_allocator al(smem)`), set by its initialiser
+  // only: a copy or a reset would hand out the same memory again.
+  bool Arrow, ImplicitThis;
+  const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis);
+  const auto *DRE =
+      Obj && !Arrow ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      V->getType()->isReferenceType() || !V->getInit() ||
+      assignments(V).size() != 1)
+    return nullptr;
+  return V;
 }
 
 const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee,

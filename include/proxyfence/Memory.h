@@ -51,12 +51,18 @@ struct MemRoot {
   /// dependent shared-storage struct): no offsets, but distinct members of
   /// one struct never overlap. Begin and End are then relative to it.
   const clang::FieldDecl *Member = nullptr;
+  /// What one call of a bump allocator returns (`al.allocate<T, 2>()`):
+  /// the call and the allocator object. Calls of one allocator never
+  /// overlap; Begin and End are then relative to the allocation.
+  const clang::Expr *Allocation = nullptr;
+  const clang::ValueDecl *Allocator = nullptr;
 
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
-           Place == O.Place && Member == O.Member;
+           Place == O.Place && Member == O.Member &&
+           Allocation == O.Allocation && Allocator == O.Allocator;
   }
   /// Whether the bytes of two roots of the same object may overlap.
   bool overlaps(const MemRoot &O) const;
@@ -140,6 +146,11 @@ private:
   /// parameters: a descriptor object built from a tile's address.
   AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
   AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
+  /// The allocator object of \p Call when it calls a bump allocator: a
+  /// member that returns its pointer field's value and then advances the
+  /// field, on a local object that nothing else sets back. Null otherwise.
+  const clang::VarDecl *bumpAllocator(const clang::CallExpr *Call,
+                                      const clang::FunctionDecl *Callee);
   /// `v[i]` of a visitor: what its lambda \p Op returns for index `i`.
   AliasSet subscriptValue(const clang::ArraySubscriptExpr *ASE,
                           const clang::CXXMethodDecl *Op,
@@ -171,6 +182,8 @@ private:
 
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
+  /// bumpedField of each member called, null ones too.
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::FieldDecl *> Bumped;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> CtorValues;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> ReturnContents;
   llvm::DenseMap<const clang::VarDecl *, AliasSet> VarValues;
