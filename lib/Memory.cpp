@@ -325,6 +325,13 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return {};
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `tile.rows` of a static member: that variable, not the object.
+    if (const auto *V = dyn_cast<VarDecl>(ME->getMemberDecl())) {
+      AliasSet S;
+      if (isSharedVar(V))
+        S.add(sharedRoot(V));
+      return S;
+    }
     AliasSet Base = ME->isArrow() ? valueOf(ME->getBase(), Fn)
                                   : objectOf(ME->getBase(), Fn);
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
