@@ -13,7 +13,10 @@
 // One PathFlow pass per kernel meets each TMA operation and each hand-off
 // with what the path did before it; the last tensor-map write is the mark.
 // Tensor-map addresses are not compared: a kernel that modifies any map is
-// expected to acquire before each TMA use that follows a synchronisation.
+// expected to acquire before each TMA use that follows a synchronisation,
+// unless the using thread wrote the maps itself and acquired after its last
+// write: its later synchronisations (a pipeline's empty-barrier waits) tell
+// it nothing about maps it wrote.
 //
 //===----------------------------------------------------------------------===//
 #include "proxyfence/OrderRules.h"
@@ -63,13 +66,16 @@ bool writesUsableMap(const Event &E) {
 unsigned step(unsigned B, const Event &E) {
   switch (E.Kind) {
   case EffectKind::TensormapWrite:
-    return writesUsableMap(E) ? B | Unreleased | Wrote : B;
+    // A write after the acquire needs one of its own.
+    return writesUsableMap(E) ? (B | Unreleased | Wrote) & ~Acquired : B;
   case EffectKind::TensormapRelease:
     return B & ~Unreleased;
   case EffectKind::TensormapAcquire:
     return B | Acquired;
   default:
-    return isThreadSync(E) ? B & ~Acquired : B;
+    if (!isThreadSync(E) || ((B & Wrote) && !(B & Unreleased)))
+      return B;
+    return B & ~Acquired;
   }
 }
 
