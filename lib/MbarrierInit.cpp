@@ -447,9 +447,29 @@ private:
 };
 } // namespace
 
+namespace {
+/// The `if constexpr` of \p Pattern's body written at \p IfLoc: the
+/// statement an instantiation's `if constexpr` was made from.
+class IfAtFinder : public RecursiveASTVisitor<IfAtFinder> {
+public:
+  explicit IfAtFinder(SourceLocation L) : L(L) {}
+  const IfStmt *Found = nullptr;
+  bool VisitIfStmt(IfStmt *If) {
+    if (If->isConstexpr() && If->getIfLoc() == L)
+      Found = If;
+    return !Found;
+  }
+
+private:
+  SourceLocation L;
+};
+} // namespace
+
 bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
-  if (!At.Fn || !At.Fn->getBody() || !At.Fn->isDependentContext())
+  if (!At.Fn || !At.Fn->getBody())
     return false;
+  if (!At.Fn->isDependentContext())
+    return instantiatedClusterlessArm(At);
   const ParentMap &PM = parents(At.Fn);
   for (const Stmt *S = At.S, *P = PM.getParent(S); P;
        S = P, P = PM.getParent(P)) {
@@ -470,6 +490,34 @@ bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
     }
     if (!Other || !Cond || !Cond->isValueDependent() ||
         !isTemplateConstant(Cond))
+      continue;
+    ClusterBarrierFinder F(*this);
+    F.TraverseStmt(const_cast<Stmt *>(Other));
+    if (F.Found)
+      return true;
+  }
+  return false;
+}
+
+bool MbarrierAnalyzer::instantiatedClusterlessArm(StmtRef At) {
+  const FunctionDecl *Pattern = At.Fn->getTemplateInstantiationPattern();
+  if (!Pattern || !Pattern->getBody())
+    return false;
+  const ParentMap &PM = parents(At.Fn);
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || !If->isConstexpr() ||
+        (S != If->getThen() && S != If->getElse()))
+      continue;
+    IfAtFinder Find(If->getIfLoc());
+    Find.TraverseStmt(Pattern->getBody());
+    if (!Find.Found)
+      continue;
+    // The arm this instantiation discarded, as the pattern writes it.
+    const Stmt *Other =
+        S == If->getThen() ? Find.Found->getElse() : Find.Found->getThen();
+    if (!Other)
       continue;
     ClusterBarrierFinder F(*this);
     F.TraverseStmt(const_cast<Stmt *>(Other));

@@ -106,6 +106,10 @@ private:
   /// instantiations that take it run without a cluster, so a use the
   /// pattern spells as another CTA's reaches this CTA's own barrier.
   bool clusterlessArm(StmtRef At);
+  /// The same in an instantiation: `if constexpr (size(ClusterShape{}) > 1)`
+  /// chose the arm holding \p At, and the discarded one, as its pattern
+  /// writes it, runs a cluster barrier.
+  bool instantiatedClusterlessArm(StmtRef At);
   const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
 
   clang::ASTContext &Ctx;
