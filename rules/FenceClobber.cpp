@@ -33,14 +33,15 @@ const StandaloneRule FenceClobberRule = {
 
 namespace {
 
-/// The first proxy fence the asm text emits, or empty. fence.mbarrier_init
-/// orders only mbarrier.init, itself a volatile asm the compiler keeps in
-/// place: it needs no clobber.
+/// The first proxy fence over shared memory the asm text emits, or empty.
+/// fence.mbarrier_init orders only mbarrier.init, itself a volatile asm the
+/// compiler keeps in place: it needs no clobber. fence.proxy.async.global
+/// orders no shared-memory access, so moving one across it changes nothing.
 std::string fenceOpcode(const GCCAsmStmt *Asm) {
   ptx::Program P = ptx::parse(Asm->getAsmString());
   for (const ptx::Instruction &I : P.Instructions)
     for (const ptx::Effect &E : ptx::classify(I))
-      if (E.Kind == ptx::EffectKind::ProxyFence)
+      if (E.Kind == ptx::EffectKind::ProxyFence && fenceCoversShared(E.Space))
         return I.Opcode;
   return "";
 }
