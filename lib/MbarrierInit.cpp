@@ -470,53 +470,55 @@ bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
     return false;
   if (!At.Fn->isDependentContext())
     return instantiatedClusterlessArm(At);
-  const ParentMap &PM = parents(At.Fn);
-  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
-       S = P, P = PM.getParent(P)) {
+  return armBesideClusterBarrier(At, [](const Stmt *S, const Stmt *P,
+                                        bool &Stop) -> const Stmt * {
     const Expr *Cond = nullptr;
     const Stmt *Other = nullptr;
     if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (S == CO->getCond())
-        return false;
+      Stop = S == CO->getCond();
       Cond = CO->getCond();
       Other = S == CO->getTrueExpr() ? CO->getFalseExpr() : CO->getTrueExpr();
     } else if (const auto *If = dyn_cast<IfStmt>(P)) {
-      if (S != If->getThen() && S != If->getElse())
-        return false;
+      Stop = S != If->getThen() && S != If->getElse();
       Cond = If->getCond();
       Other = S == If->getThen() ? If->getElse() : If->getThen();
-    } else {
-      continue;
     }
-    if (!Other || !Cond || !Cond->isValueDependent() ||
-        !isTemplateConstant(Cond))
-      continue;
-    ClusterBarrierFinder F(*this);
-    F.TraverseStmt(const_cast<Stmt *>(Other));
-    if (F.Found)
-      return true;
-  }
-  return false;
+    if (Stop || !Cond || !Cond->isValueDependent() || !isTemplateConstant(Cond))
+      return nullptr;
+    return Other;
+  });
 }
 
 bool MbarrierAnalyzer::instantiatedClusterlessArm(StmtRef At) {
   const FunctionDecl *Pattern = At.Fn->getTemplateInstantiationPattern();
   if (!Pattern || !Pattern->getBody())
     return false;
-  const ParentMap &PM = parents(At.Fn);
-  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
-       S = P, P = PM.getParent(P)) {
+  return armBesideClusterBarrier(At, [&](const Stmt *S, const Stmt *P,
+                                         bool &) -> const Stmt * {
     const auto *If = dyn_cast<IfStmt>(P);
     if (!If || !If->isConstexpr() ||
         (S != If->getThen() && S != If->getElse()))
-      continue;
+      return nullptr;
     IfAtFinder Find(If->getIfLoc());
     Find.TraverseStmt(Pattern->getBody());
     if (!Find.Found)
-      continue;
+      return nullptr;
     // The arm this instantiation discarded, as the pattern writes it.
-    const Stmt *Other =
-        S == If->getThen() ? Find.Found->getElse() : Find.Found->getThen();
+    return S == If->getThen() ? Find.Found->getElse() : Find.Found->getThen();
+  });
+}
+
+bool MbarrierAnalyzer::armBesideClusterBarrier(
+    StmtRef At,
+    llvm::function_ref<const Stmt *(const Stmt *, const Stmt *, bool &)>
+        OtherArm) {
+  const ParentMap &PM = parents(At.Fn);
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    bool Stop = false;
+    const Stmt *Other = OtherArm(S, P, Stop);
+    if (Stop)
+      return false;
     if (!Other)
       continue;
     ClusterBarrierFinder F(*this);

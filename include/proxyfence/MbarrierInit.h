@@ -110,6 +110,13 @@ private:
   /// chose the arm holding \p At, and the discarded one, as its pattern
   /// writes it, runs a cluster barrier.
   bool instantiatedClusterlessArm(StmtRef At);
+  /// Walks up from \p At: \p OtherArm gives, for the arm S of branch P,
+  /// the other arm to search for a cluster barrier (null: none here; sets
+  /// its flag to stop the walk).
+  bool armBesideClusterBarrier(
+      StmtRef At, llvm::function_ref<const clang::Stmt *(
+                      const clang::Stmt *, const clang::Stmt *, bool &)>
+                      OtherArm);
   const clang::ParentMap &parents(const clang::FunctionDecl *Fn);
 
   clang::ASTContext &Ctx;
