@@ -572,6 +572,13 @@ AliasSet MemoryModel::arithmeticValue(const Expr *L, const Expr *R,
 }
 
 /// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
+/// Whether \p E is `*this`.
+static bool isDereferencedThis(const Expr *E) {
+  const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+  return UO && UO->getOpcode() == UO_Deref &&
+         isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+}
+
 static bool isFieldOfThis(const Expr *E) {
   bool SawMember = false;
   while (true) {
@@ -1109,14 +1116,19 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
       // or the caller's own `*this`), not through an arbitrary pointer.
       bool Arrow, ImplicitThis;
       if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
-        if (!Arrow)
-          Out.merge(valueOf(Obj, Caller));
-        else if (isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+        if (Arrow ? isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())
+                  : isDereferencedThis(Obj))
           Out.add(R);
+        else if (!Arrow)
+          Out.merge(valueOf(Obj, Caller));
       } else if (ImplicitThis) {
         Out.add(R);
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
-        Out.merge(valueOf(Call->getArg(0), Caller));
+        // `*this + i` of an iterator's operator[]: the caller's own object.
+        if (isDereferencedThis(Call->getArg(0)))
+          Out.add(R);
+        else
+          Out.merge(valueOf(Call->getArg(0), Caller));
       }
     } else {
       Out.add(bindPlace(R, Caller, Ctx, [&](unsigned K) {

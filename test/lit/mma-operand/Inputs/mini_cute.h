@@ -331,3 +331,24 @@ struct ClusterBarrier {
 };
 
 } // namespace cutlass::arch
+
+namespace cute {
+// The descriptors of a fragment, as an iterator: element i is the first
+// descriptor advanced by i (its operator[] goes through `*this + i`).
+struct DescriptorIterator {
+  GmmaDescriptor desc_;
+  CUTE_HOST_DEVICE constexpr GmmaDescriptor operator*() const { return desc_; }
+  template <class Index>
+  CUTE_HOST_DEVICE constexpr GmmaDescriptor operator[](Index const &i) const {
+    return *(*this + i);
+  }
+  template <class Index>
+  CUTE_HOST_DEVICE constexpr DescriptorIterator
+  operator+(Index const &offset) const {
+    GmmaDescriptor ret;
+    ret.reg32_[0] = desc_.reg32_[0] + uint32_t(offset);
+    ret.reg32_[1] = desc_.reg32_[1];
+    return {ret};
+  }
+};
+} // namespace cute
