@@ -991,10 +991,20 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
     Out.add(A.narrowedTo(Param));
 }
 
+/// Whether \p R is a parameter of a function other than \p Callee: one a
+/// lambda captured from the function around it, which means the same there.
+static bool capturedParam(const MemRoot &R, const FunctionDecl *Callee) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(R.Var);
+  const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  return R.Kind == MemRoot::Param && Owner && Callee &&
+         Owner->getCanonicalDecl() != Callee->getCanonicalDecl();
+}
+
 /// \p S with its parameter roots bound to what \p Arg (by parameter index;
 /// null: none passed) designates in \p Caller; roots of an object the
 /// call does not name (`this`, values loaded from it) are dropped.
 static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
+                              const FunctionDecl *Callee,
                               const FunctionDecl *Caller,
                               llvm::function_ref<const Expr *(unsigned)> Arg) {
   if (!S.hasParamOrThis() && !S.hasParamPlace())
@@ -1005,6 +1015,8 @@ static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
   for (const MemRoot &R : S.roots()) {
     if (!isCallerBound(R))
       Out.add(bindPlace(R, Caller, M.context(), Arg));
+    else if (capturedParam(R, Callee))
+      Out.add(R);
     else if (const Expr *E = R.Kind == MemRoot::Param ? Arg(R.ParamIndex) : nullptr)
       mergeNarrowed(Out, R.ByRef ? M.objectOf(E, Caller) : M.valueOf(E, Caller), R);
   }
@@ -1016,7 +1028,7 @@ AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
                                      const FunctionDecl *Fn) {
   // The lambda's one parameter is the index; a `this` it captured is not
   // the visitor's, so not known here.
-  return bindArguments(*this, returnOf(Op), Fn, [ASE](unsigned K) {
+  return bindArguments(*this, returnOf(Op), Op, Fn, [ASE](unsigned K) {
     return K == 0 ? ASE->getRHS() : nullptr;
   });
 }
@@ -1096,7 +1108,9 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
   if (S.isUnknown())
     Out = AliasSet::unknown();
   for (const MemRoot &R : S.roots()) {
-    if (R.Kind == MemRoot::Param) {
+    if (capturedParam(R, Callee)) {
+      Out.add(R);
+    } else if (R.Kind == MemRoot::Param) {
       const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
       mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
                     R);
@@ -1141,7 +1155,13 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
 
 AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor,
                                  const FunctionDecl *Caller) {
-  return bindArguments(*this, S, Caller, [Ctor](unsigned K) {
+  // `using Base::Base;`: the roots are the inherited constructor's.
+  const CXXConstructorDecl *CD = Ctor->getConstructor();
+  if (CD && CD->isInheritingConstructor())
+    if (const CXXConstructorDecl *Inherited =
+            CD->getInheritedConstructor().getConstructor())
+      CD = Inherited;
+  return bindArguments(*this, S, CD, Caller, [Ctor](unsigned K) {
     return K < Ctor->getNumArgs() ? Ctor->getArg(K) : nullptr;
   });
 }
