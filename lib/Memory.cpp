@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <algorithm>
@@ -279,10 +280,30 @@ static bool isObjectOfDependentType(const Expr *Base) {
   return Known.isNull() || (!Known->isPointerType() && !Known->isArrayType());
 }
 
+/// The argument of `std::forward(x)`, `std::move(x)` and the like: casts
+/// that clang treats as builtins and leaves without an instantiated body.
+static const Expr *castCallArgument(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  switch (Call->getBuiltinCallee()) {
+  case Builtin::BIforward:
+  case Builtin::BIforward_like:
+  case Builtin::BImove:
+  case Builtin::BImove_if_noexcept:
+  case Builtin::BIas_const:
+    return Call->getArg(0);
+  default:
+    return nullptr;
+  }
+}
+
 AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
   E = E->IgnoreParens();
+  if (const Expr *Arg = castCallArgument(E))
+    return objectOf(Arg, Fn);
   // `return data()[i];` destroys the temporary `data()` after the return.
   if (const auto *FE = dyn_cast<FullExpr>(E))
     return objectOf(FE->getSubExpr(), Fn);
@@ -372,11 +393,16 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
 }
 
 /// \p E without parentheses, implicit casts, and the explicit casts that
-/// still designate the same object: `static_cast<S &&>(s)` (forwarding), a
-/// const-adding cast, a base-class view.
+/// still designate the same object: `static_cast<S &&>(s)` (forwarding,
+/// also spelled `std::forward<S>(s)`), a const-adding cast, a base-class
+/// view.
 static const Expr *ignoreSameObjectCasts(const Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();
+    if (const Expr *Arg = castCallArgument(E)) {
+      E = Arg;
+      continue;
+    }
     const auto *CE = dyn_cast<ExplicitCastExpr>(E);
     if (!CE || (CE->getCastKind() != CK_NoOp &&
                 CE->getCastKind() != CK_DerivedToBase &&
@@ -433,6 +459,8 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   if (!E)
     return {};
   E = E->IgnoreParens();
+  if (const Expr *Arg = castCallArgument(E))
+    return valueOf(Arg, Fn);
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     const Expr *Sub = CE->getSubExpr();
     switch (CE->getCastKind()) {
