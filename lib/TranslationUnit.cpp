@@ -80,7 +80,11 @@ public:
     }
     if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
       Instantiated.insert(Pattern);
-    if (Editable(L))
+    // A library's kernel template instantiated for this file's code
+    // (`cutlass::device_kernel<Op>`): the entry that binds what the file's
+    // functions receive; its findings are shown in the file's code.
+    if (Editable(L) || (FD->hasAttr<CUDAGlobalAttr>() &&
+                        FD->isTemplateInstantiation()))
       Roots.push_back(FD);
     return true;
   }
@@ -257,9 +261,19 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   auto calleeOnlyPattern = [&RootSet](const FunctionDecl *Fn) {
     return Fn && Fn->isDependentContext() && !RootSet.count(Fn);
   };
-  for (const Finding &F : A.findings()) {
+  for (Finding F : A.findings()) {
     if (calleeOnlyPattern(F.Async.At.Fn))
       continue;
+    // Found in a library entry (`cutlass::device_kernel<Op>`) but made of
+    // this file's statements: reported where they are.
+    if (!Editable(F.Async.At.S->getBeginLoc()) && F.Async.Origin &&
+        Editable(F.Async.Origin.S->getBeginLoc()) && F.Access.Origin &&
+        Editable(F.Access.Origin.S->getBeginLoc())) {
+      F.Async.At = F.Async.Origin;
+      F.Async.Via = F.Async.OriginVia;
+      F.Access.At = F.Access.Origin;
+      F.Access.Via = F.Access.OriginVia;
+    }
     if (!Editable(F.Async.At.S->getBeginLoc())) {
       InLibrary.insert(std::string(F.R->Name) + "|" +
                        placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
