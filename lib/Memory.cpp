@@ -599,7 +599,6 @@ AliasSet MemoryModel::arithmeticValue(const Expr *L, const Expr *R,
   return S;
 }
 
-/// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
 /// Whether \p E is `*this`.
 static bool isDereferencedThis(const Expr *E) {
   const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
@@ -607,6 +606,7 @@ static bool isDereferencedThis(const Expr *E) {
          isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
 }
 
+/// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
 static bool isFieldOfThis(const Expr *E) {
   bool SawMember = false;
   while (true) {
@@ -620,9 +620,8 @@ static bool isFieldOfThis(const Expr *E) {
       E = ASE->getBase()->IgnoreImpCasts();
       if (!E->getType()->isArrayType())
         return false; // an element through a pointer field: not *this's
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      return SawMember && UO->getOpcode() == UO_Deref &&
-             isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+    } else if (isa<UnaryOperator>(E)) {
+      return SawMember && isDereferencedThis(E);
     } else {
       return false;
     }
