@@ -46,6 +46,8 @@ enum Bit : unsigned {
   UsedWrite = 32,  // a tcgen05.st/mma/cp/shift since the entry (mma/cp/shift:
                    // since the last tcgen05.commit)
   AnySync = 64,    // a thread synchronisation since the entry
+  UsedLdSt = 128,  // a tcgen05.ld/st since the entry: a warp's instruction,
+                   // unlike mma/cp/shift, which one thread issues
 };
 
 bool isCommit(const Event &E) {
@@ -57,9 +59,9 @@ unsigned step(unsigned B, const Event &E) {
   switch (E.Kind) {
   case EffectKind::TmemAccess:
     if (E.Op == AsyncOp::Tcgen05Ld)
-      return B | LdPending | Unfenced | UsedLd;
+      return B | LdPending | Unfenced | UsedLd | UsedLdSt;
     if (E.Op == AsyncOp::Tcgen05St)
-      return B | StPending | Unfenced | UsedWrite;
+      return B | StPending | Unfenced | UsedWrite | UsedLdSt;
     return B | UsedWrite; // mma/cp/shift complete through tcgen05.commit
   case EffectKind::TmemWaitLd:
     return B & ~LdPending;
@@ -115,6 +117,16 @@ public:
       return true;
     return reaches(A->second.first).count(B->second.first);
   }
+  /// Whether every run of \p Later runs \p Earlier first, with nothing
+  /// that could branch between: the same statement, or one basic block.
+  bool straightBefore(const Stmt *Earlier, const Stmt *Later) {
+    if (Earlier == Later)
+      return true;
+    auto A = Where.find(Earlier), B = Where.find(Later);
+    return A != Where.end() && B != Where.end() &&
+           A->second.first == B->second.first &&
+           A->second.second < B->second.second;
+  }
 
 private:
   /// Blocks reachable from the successors of block \p Id.
@@ -159,6 +171,20 @@ bool ordered(ProgramOrder &Order, const Event &Arrive, const Event &Wait,
       A != W && (Order.canFollow(A, W) || Order.canFollow(W, A)))
     return false;
   return ArriveFirst || !OpFirst;
+}
+
+/// Whether \p Arrive hands the consumer's own tcgen05 work back to it:
+/// the consumer's thread arrived itself, straight before its wait \p Wait,
+/// carrying only operations one thread issues (mma, cp, shift), and \p Op
+/// is one too. Those of one thread run in issue order (PTX ISA 9.7.16.6.3,
+/// implicitly pipelined tcgen05 instructions); the warp-wide tcgen05.ld/st
+/// may be other lanes' and stay paired.
+bool ownHandoff(ProgramOrder &Order, const PathHit &Arrive, const Event &Wait,
+                const Event &Op) {
+  return !isCommit(Arrive.E) && !(Arrive.Bits & UsedLdSt) &&
+         Op.Kind == EffectKind::TmemAccess && Op.Op != AsyncOp::Tcgen05Ld &&
+         Op.Op != AsyncOp::Tcgen05St &&
+         Order.straightBefore(Arrive.E.At.S, Wait.At.S);
 }
 
 /// Whether a consumer's \p Op conflicts with a producer that read tensor
@@ -241,7 +267,8 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
         bool Wrote = isCommit(P->E) || (P->Bits & UsedWrite);
         if (!(isCommit(P->E) || (P->Bits & (UsedLd | UsedWrite))) ||
             !pairs(P->E, *C->Mark) || !conflicts(Op, Wrote) ||
-            !ordered(Order, P->E, *C->Mark, Op))
+            !ordered(Order, P->E, *C->Mark, Op) ||
+            ownHandoff(Order, *P, *C->Mark, Op))
           continue;
         OrderFinding F;
         F.Message = opName(Op) + " is ordered after another thread's " +
