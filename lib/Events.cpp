@@ -1,5 +1,6 @@
 //===- Events.cpp - statements of device code as events -------------------===//
 #include "proxyfence/Events.h"
+#include "proxyfence/CuteCopies.h"
 #include "proxyfence/TensorMapWrites.h"
 #include "proxyfence/DependentCalls.h"
 #include "proxyfence/Vocabulary.h"
@@ -113,6 +114,30 @@ Event cxxAccess(EffectKind K, AliasSet M, const Expr *E,
   Ev.At = {E, Fn};
   Ev.Loc = E->getBeginLoc();
   Ev.What = K == EffectKind::GenericWrite ? "store" : "load";
+  return Ev;
+}
+
+/// A CuTe copy of a pattern (CuteCopies.h) as the event it is.
+Event cuteCopyEvent(const CuteCopy &C, const CallExpr *Call,
+                    const FunctionDecl *Fn) {
+  if (C.Kind == CuteCopy::GenericWrite || C.Kind == CuteCopy::GenericRead) {
+    Event Ev = cxxAccess(C.Kind == CuteCopy::GenericWrite
+                             ? EffectKind::GenericWrite
+                             : EffectKind::GenericRead,
+                         C.Mem, Call, Fn);
+    Ev.What = "CuTe copy";
+    return Ev;
+  }
+  ptx::Effect Eff;
+  bool Store = C.Kind == CuteCopy::TmaStore;
+  Eff.Kind = Store ? EffectKind::AsyncRead : EffectKind::AsyncWrite;
+  Eff.Op = Store ? AsyncOp::TensorStore : AsyncOp::TensorLoad;
+  Event Ev = eventOf(Eff, {Call, Fn}, Call->getBeginLoc(),
+                     asyncOpName(Eff.Op));
+  Ev.Mem = C.Mem;
+  Ev.ExplicitShared = true;
+  if (!Store) // completes on the barrier its atom was given (`.with(*bar)`)
+    Ev.Mbarrier = AliasSet::unknown();
   return Ev;
 }
 
@@ -249,6 +274,10 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
       return std::nullopt;
     }
   }
+  if (std::optional<CuteCopy> C = cuteCopyOf(Call, Fn, Memory)) {
+    Out(cuteCopyEvent(*C, Call, Fn), 0);
+    return std::nullopt;
+  }
   if (D.Viable.size() == 1)
     return callOf(Call, D.Viable.front(), Fn, Out);
   // Overloads of one bodiless function share its vocabulary entry.
@@ -287,6 +316,11 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
   // A call statement lookup leaves unknown (`Policy::store(...);`,
   // `epi.publish(t);`) may be the fence: no access is reported as unfenced
   // across it (a blind spot, counted above), and it stands for no async op.
+  // Not in code that writes its fences itself (a collective whose members
+  // fence before their TMA stores and releases): its fusion callbacks
+  // (`cst_callbacks.previsit(...)`) are not where its fences are.
+  if (Own.scopeFencesItself(Fn))
+    return std::nullopt;
   ptx::Effect MayFence;
   MayFence.Kind = EffectKind::ProxyFence;
   MayFence.Space = FenceSpace::All;

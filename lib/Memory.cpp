@@ -138,6 +138,17 @@ bool AliasSet::mayAliasLocally(const AliasSet &O) const {
   return local(*this).mayAlias(local(O));
 }
 
+bool AliasSet::overlapsInSameCallerObject(const AliasSet &O) const {
+  for (const MemRoot &A : Roots)
+    for (const MemRoot &B : O.Roots)
+      if (A.Kind == B.Kind &&
+          ((A.Kind == MemRoot::Param && A.Var == B.Var && A.ByRef == B.ByRef) ||
+           A.Kind == MemRoot::This) &&
+          A.overlaps(B))
+        return true;
+  return false;
+}
+
 bool AliasSet::hasParamPlace() const {
   for (const MemRoot &R : Roots)
     if (R.Place && R.Place->Base.mentions(isParamSymbol))

@@ -152,6 +152,16 @@ void Analyzer::pairSiblingRoles(llvm::ArrayRef<const FunctionDecl *> Roots) {
       }
 }
 
+void Analyzer::reportUncalledRoots(llvm::ArrayRef<const FunctionDecl *> Roots) {
+  for (const FunctionDecl *Fn : Roots) {
+    if (Called.count(Fn) || Fn->hasAttr<CUDAGlobalAttr>())
+      continue;
+    for (const Finding &F : analyze(Fn).Deferred)
+      if (F.Access.Mem.overlapsInSameCallerObject(F.Async.Mem))
+        addFinding(F);
+  }
+}
+
 BarrierId EventExtractor::memberBarrierId(const BarrierId &Inner,
                                           const CallSite &C,
                                           const FunctionDecl *Fn) {

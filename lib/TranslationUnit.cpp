@@ -230,6 +230,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const DriverOptions &Opts,
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
   A.pairSiblingRoles(RC.Roots);
+  A.reportUncalledRoots(RC.Roots);
   R.Blind = findBlindSpots(Ctx, Editable, Errors);
 
   // Every rule's findings: once per place in the source (not again for

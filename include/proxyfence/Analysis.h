@@ -114,6 +114,11 @@ public:
   /// and store()): pairs their role records, taking parameters of the same
   /// class type for the same object (Roles.cpp).
   void pairSiblingRoles(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
+  /// Roots that nothing in the translation unit calls and no kernel is (a
+  /// collective's members read from its header): their hazards between
+  /// parts of one parameter's object (or `*this`) are findings, since a
+  /// caller elsewhere binds one object there whatever it is.
+  void reportUncalledRoots(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
   /// The statement-to-event extraction, for other analyses of the same AST.
   EventExtractor &events() { return Events; }
 

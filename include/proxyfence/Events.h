@@ -14,6 +14,7 @@
 #include "proxyfence/Bindings.h"
 #include "proxyfence/DependentCalls.h"
 #include "proxyfence/Memory.h"
+#include "proxyfence/OwnFences.h"
 #include "proxyfence/Ptx.h"
 #include "proxyfence/Vocabulary.h"
 #include "clang/AST/Decl.h"
@@ -189,7 +190,10 @@ public:
   }
   /// Effects of bodiless functions from a configuration file, looked up
   /// before the built-in vocabulary; must outlive the extractor.
-  void setUserVocabulary(const VocabularyTable *V) { User = V; }
+  void setUserVocabulary(const VocabularyTable *V) {
+    User = V;
+    Own.setUserVocabulary(V);
+  }
 
 private:
   void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
@@ -230,6 +234,7 @@ private:
   std::function<std::string(const clang::FunctionDecl *)> EffectShape;
   llvm::DenseSet<const clang::Stmt *> Unresolved;
   std::vector<std::string> UnresolvedSites;
+  OwnFences Own;
 };
 
 /// "TMA store", "bulk store", "wgmma", ... for messages.

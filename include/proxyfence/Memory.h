@@ -93,6 +93,9 @@ public:
   /// mayAlias, counting only objects of the function itself: what its
   /// parameters and `*this` designate is the caller's to say.
   bool mayAliasLocally(const AliasSet &O) const;
+  /// Whether both sets name overlapping parts of one parameter's object (or
+  /// of `*this`): the same memory whatever a caller binds there.
+  bool overlapsInSameCallerObject(const AliasSet &O) const;
   /// "'tile'", "dynamic shared memory", "shared memory".
   std::string describe() const;
   /// "shared memory 'tile'", "dynamic shared memory", "shared memory".
