@@ -284,6 +284,16 @@ Path PathResolver::lift(const BarrierPath &Inner, const Expr *Site,
   case BarrierPath::Local:
     return std::nullopt; // the callee's own object, new at each call
   case BarrierPath::Param: {
+    // A lambda's use of its enclosing function's parameter (captured): the
+    // same variable at the call, not one of the lambda's own arguments.
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(Inner.Var);
+    const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+    if (Owner && Callee &&
+        Owner->getCanonicalDecl() != Callee->getCanonicalDecl()) {
+      Out = rootOf(BarrierPath::Param, Inner.Var);
+      Out->ParamIndex = Inner.ParamIndex;
+      break;
+    }
     const Expr *Arg = argFor(Site, Callee, Inner.ParamIndex);
     if (!Arg)
       return std::nullopt;
@@ -298,18 +308,23 @@ Path PathResolver::lift(const BarrierPath &Inner, const Expr *Site,
     break;
   }
   case BarrierPath::This: {
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Site)) {
-      const Expr *Obj = MC->getImplicitObjectArgument();
-      const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-      if (!Obj)
-        return std::nullopt;
-      Out = ME && ME->isArrow() ? value(Obj, Caller, Depth + 1)
-                                : object(argumentObject(Obj), Caller, Depth + 1);
-    } else if (isa<CXXOperatorCallExpr>(Site) &&
-               cast<CallExpr>(Site)->getNumArgs()) {
-      Out = object(argumentObject(cast<CallExpr>(Site)->getArg(0)), Caller,
-                   Depth + 1);
+    const auto *Call = dyn_cast<CallExpr>(Site);
+    if (!Call)
+      break;
+    if (isa<CXXOperatorCallExpr>(Call) && !isa<CXXMemberCallExpr>(Call)) {
+      if (Call->getNumArgs())
+        Out = object(argumentObject(Call->getArg(0)), Caller, Depth + 1);
+      break;
     }
+    // `obj.f()`, `p->f()`, also as a pattern leaves them unresolved; a
+    // pattern's `f()` of its own class keeps `*this`.
+    bool Arrow = false, ImplicitThis = false;
+    const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis);
+    if (ImplicitThis)
+      Out = rootOf(BarrierPath::This);
+    else if (Obj)
+      Out = Arrow ? value(Obj, Caller, Depth + 1)
+                  : object(argumentObject(Obj), Caller, Depth + 1);
     break;
   }
   }

@@ -340,12 +340,95 @@ QualType patternType(const Expr *E) {
 }
 
 namespace {
+/// The class a type names as the pattern has it: a class, or the pattern
+/// of the class template a dependent specialisation names
+/// (`PipelineTransactionAsync<Stages>` through a member alias), when that
+/// template has no partial or explicit specialisation to choose instead.
+const CXXRecordDecl *classPattern(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+    return RD->hasDefinition() ? RD->getDefinition() : nullptr;
+  const auto *TST = T->getAs<TemplateSpecializationType>();
+  const auto *CTD =
+      TST ? dyn_cast_or_null<ClassTemplateDecl>(
+                TST->getTemplateName().getAsTemplateDecl())
+          : nullptr;
+  if (!CTD)
+    return nullptr;
+  llvm::SmallVector<ClassTemplatePartialSpecializationDecl *, 2> Partial;
+  const_cast<ClassTemplateDecl *>(CTD)->getPartialSpecializations(Partial);
+  if (!Partial.empty() ||
+      llvm::any_of(CTD->specializations(), [](const auto *S) {
+        return S->getSpecializationKind() == TSK_ExplicitSpecialization;
+      }))
+    return nullptr;
+  const CXXRecordDecl *RD = CTD->getTemplatedDecl();
+  return RD && RD->hasDefinition() ? RD->getDefinition() : nullptr;
+}
+
+/// Whether a value of a scalar type may convert to class \p RD: through a
+/// constructor that is not explicit and takes one argument (copy and move
+/// constructors need one of the class already).
+bool convertsFromScalar(const CXXRecordDecl *RD) {
+  for (const Decl *D : RD->decls()) {
+    if (isa<UsingDecl>(D)) // perhaps inherited constructors: not judged
+      return true;
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      D = FT->getTemplatedDecl();
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(D);
+    if (Ctor && !Ctor->isExplicit() && !Ctor->isCopyOrMoveConstructor() &&
+        Ctor->getMinRequiredArguments() <= 1 &&
+        (Ctor->getNumParams() >= 1 || Ctor->isVariadic()))
+      return true;
+  }
+  return false;
+}
+
+/// Whether class \p RD may convert to a scalar: through a conversion
+/// function of its own or of a base.
+bool convertsToScalar(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (Depth > 8)
+    return true;
+  for (const Decl *D : RD->decls()) {
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      D = FT->getTemplatedDecl();
+    if (isa<CXXConversionDecl>(D))
+      return true;
+  }
+  for (const CXXBaseSpecifier &B : RD->bases()) {
+    const CXXRecordDecl *Base = classPattern(B.getType());
+    if (!Base || convertsToScalar(Base, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+bool isScalar(QualType T) {
+  return !T->isDependentType() &&
+         (T->isIntegralOrEnumerationType() || T->isFloatingType() ||
+          T->isPointerType());
+}
+
 bool cannotConvert(const Expr *ArgE, QualType Param, ASTContext &Ctx) {
   QualType Arg = patternType(ArgE);
+  // A parameter or member of a dependent class type (`PipelineState<N>
+  // state`): the type it is declared with.
+  if (Arg.isNull() && isa<DeclRefExpr, MemberExpr>(ArgE->IgnoreParenImpCasts()))
+    Arg = ArgE->IgnoreParenImpCasts()->getType();
   if (Arg.isNull())
     return false;
   Param = Param.getNonReferenceType();
   Arg = Arg.getNonReferenceType();
+  // A class and a scalar convert only through a constructor or a conversion
+  // function.
+  if (isScalar(Arg) && !Param->isBuiltinType() && !Param->isPointerType())
+    if (const CXXRecordDecl *RD = classPattern(Param))
+      return !convertsFromScalar(RD);
+  if (isScalar(Param) && !Arg->isBuiltinType() && !Arg->isPointerType())
+    if (const CXXRecordDecl *RD = classPattern(Arg))
+      return !convertsToScalar(RD);
   if (Param->isDependentType() || Arg->isDependentType())
     return false;
   if (Param->isPointerType())
@@ -402,6 +485,11 @@ const CXXRecordDecl *memberBaseClass(const CXXDependentScopeMemberExpr *ME) {
   if (ME->isImplicitAccess())
     return nullptr;
   QualType T = patternType(ME->getBase());
+  // A parameter or member declared with a specialisation of a class
+  // template (`LoadPipeline pipeline`): the template's pattern.
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (T.isNull() && isa<DeclRefExpr, MemberExpr>(Base))
+    T = Base->getType();
   if (T.isNull())
     return nullptr;
   T = T.getNonReferenceType();
@@ -410,10 +498,7 @@ const CXXRecordDecl *memberBaseClass(const CXXDependentScopeMemberExpr *ME) {
       return nullptr;
     T = T->getPointeeType();
   }
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  return RD && !RD->isDependentType() && RD->hasDefinition()
-             ? RD->getDefinition()
-             : nullptr;
+  return classPattern(T);
 }
 } // namespace
 
@@ -712,6 +797,10 @@ private:
 } // namespace
 
 bool PatternReads::isRead(const Expr *E, const FunctionDecl *Fn) {
+  // An array is not loaded as a whole: it decays to a pointer to its first
+  // element (`return storage;` in `T *begin()`).
+  if (!E->getType().isNull() && E->getType()->isArrayType())
+    return false;
   // `s.f` of a dependent `s` reads a data member, not a member function
   // it names to call (`smem.bars[i].wait(p)`).
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E);

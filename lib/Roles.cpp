@@ -84,16 +84,20 @@ void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R) {
   Into.push_back(R);
 }
 
-void Analyzer::pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
-                               BarrierId::Match M,
-                               llvm::function_ref<void(Finding)> Report) {
+void Analyzer::pairRoleRecords(
+    const RoleArrive &Arr, const RoleWait &Wait, BarrierId::Match M,
+    llvm::function_ref<void(Finding)> Report,
+    llvm::function_ref<bool(const AliasSet &, const AliasSet &)> Alias) {
   if (M == BarrierId::Match::Different)
     return;
+  auto mayAlias = [&](const AliasSet &A, const AliasSet &B) {
+    return Alias ? Alias(A, B) : A.mayAlias(B);
+  };
   // Only pairs that would be a finding are worth a line in --stats.
   bool Hazard = false;
   for (const Rule *Ru : Rules)
     Hazard |= Ru->MatchesAccess(Arr.Access.Kind) && Ru->MatchesAsync(Wait.Async) &&
-              Arr.Access.Mem.mayAlias(Wait.Async.Mem);
+              mayAlias(Arr.Access.Mem, Wait.Async.Mem);
   if (!Hazard)
     return;
   if (M == BarrierId::Match::Unknown) {
@@ -103,7 +107,7 @@ void Analyzer::pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
   noteRolePair(Arr.Arrive, Wait.Wait, /*Matched=*/true);
   for (const Rule *Ru : Rules)
     if (Ru->MatchesAccess(Arr.Access.Kind) && Ru->MatchesAsync(Wait.Async) &&
-        Arr.Access.Mem.mayAlias(Wait.Async.Mem)) {
+        mayAlias(Arr.Access.Mem, Wait.Async.Mem)) {
       Finding F{Ru, Arr.Access, Wait.Async, Arr.Handoff};
       if (Report)
         Report(std::move(F));
@@ -114,12 +118,53 @@ void Analyzer::pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
 
 namespace {
 /// The class type a parameter's object has, looking through references and
-/// qualifiers; null for anything else.
+/// qualifiers, also one the pattern leaves dependent (`PipelineTmaAsync<
+/// Stages>`, `typename SharedStorage::TensorStorage`); null for scalars,
+/// pointers and arrays.
 const Type *paramClass(const ValueDecl *V) {
   if (!V)
     return nullptr;
   QualType T = V->getType().getNonReferenceType().getCanonicalType();
-  return T->isRecordType() ? T.getUnqualifiedType().getTypePtr() : nullptr;
+  if (T->isScalarType() || T->isArrayType() || T->isFunctionType() ||
+      T->isVoidType())
+    return nullptr;
+  return T.getUnqualifiedType().getTypePtr();
+}
+/// The class of the object a caller binds to \p R, when it is one:
+/// `*this` of a member of \p Member's class, or a parameter of class type.
+const Type *boundClass(const MemRoot &R, const CXXRecordDecl *Member) {
+  if (R.Kind == MemRoot::This || R.Kind == MemRoot::ThisValue)
+    return Member ? Member->getASTContext().getCanonicalTagType(Member).getTypePtr()
+                  : nullptr;
+  return R.Kind == MemRoot::Param ? paramClass(R.Var) : nullptr;
+}
+
+/// Whether memory \p A of one member of \p Class and \p B of another may
+/// overlap when a kernel elsewhere calls both on its objects: one object
+/// per class type, so parameters (or `*this`) of one class are the same
+/// object, compared field by field, and of different classes different
+/// objects. A pointer parameter may point anywhere.
+bool siblingsMayAlias(const AliasSet &A, const AliasSet &B,
+                      const CXXRecordDecl *Class) {
+  if (A.empty() || B.empty())
+    return false;
+  if (A.isUnknown() || B.isUnknown())
+    return true;
+  for (const MemRoot &X : A.roots())
+    for (const MemRoot &Y : B.roots()) {
+      const Type *TX = boundClass(X, Class), *TY = boundClass(Y, Class);
+      if (TX && TY) {
+        if (TX == TY && X.overlaps(Y))
+          return true;
+        continue;
+      }
+      AliasSet SX, SY;
+      SX.add(X);
+      SY.add(Y);
+      if (SX.mayAlias(SY))
+        return true;
+    }
+  return false;
 }
 } // namespace
 
@@ -147,8 +192,11 @@ void Analyzer::pairSiblingRoles(llvm::ArrayRef<const FunctionDecl *> Roots) {
         const Summary &SF = analyze(F), &SG = analyze(G);
         for (const RoleArrive &Arr : SF.RoleArrives)
           for (const RoleWait &Wait : SG.RoleWaits)
-            pairRoleRecords(Arr, Wait,
-                            sameRoleBarrier(Arr.Arrive, Wait.Wait, SameRoot));
+            pairRoleRecords(
+                Arr, Wait, sameRoleBarrier(Arr.Arrive, Wait.Wait, SameRoot),
+                nullptr, [&](const AliasSet &X, const AliasSet &Y) {
+                  return siblingsMayAlias(X, Y, Class);
+                });
       }
 }
 

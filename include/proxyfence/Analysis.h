@@ -129,9 +129,13 @@ private:
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
   /// A role pair whose barriers compare as \p M: findings (to \p Report,
   /// by default addFinding) or stats.
-  void pairRoleRecords(const RoleArrive &Arr, const RoleWait &Wait,
-                       BarrierId::Match M,
-                       llvm::function_ref<void(Finding)> Report = nullptr);
+  /// \p Alias decides whether the two ends' memory overlaps (by default
+  /// AliasSet::mayAlias).
+  void pairRoleRecords(
+      const RoleArrive &Arr, const RoleWait &Wait, BarrierId::Match M,
+      llvm::function_ref<void(Finding)> Report = nullptr,
+      llvm::function_ref<bool(const AliasSet &, const AliasSet &)> Alias =
+          nullptr);
 
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
