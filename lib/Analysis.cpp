@@ -1,9 +1,11 @@
 //===- Analysis.cpp - proxy dataflow over clang's CFG ----------------------===//
 #include "proxyfence/Analysis.h"
+#include "proxyfence/ConstantArms.h"
 #include "proxyfence/Dataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -59,11 +61,15 @@ bool isAccess(unsigned Access) { return Access < WaitTokenBase; }
 struct Pending {
   unsigned Access;
   StmtRef Handoff;
+  /// The arms of template-constant branches taken since the access
+  /// (ConstantArms.h): an instantiation takes the same one further on.
+  uint32_t Arms = 0;
   bool operator<(const Pending &O) const {
-    return std::tie(Access, Handoff.S) < std::tie(O.Access, O.Handoff.S);
+    return std::tie(Access, Handoff.S, Arms) <
+           std::tie(O.Access, O.Handoff.S, O.Arms);
   }
   bool operator==(const Pending &O) const {
-    return Access == O.Access && Handoff.S == O.Handoff.S;
+    return Access == O.Access && Handoff.S == O.Handoff.S && Arms == O.Arms;
   }
 };
 using State = std::vector<Pending>; // sorted, unique
@@ -102,8 +108,11 @@ public:
         *G, State{Pending{Incoming, {}}},
         [&](const Stmt *S, State &St) { transfer(S, St); },
         [](State &Into, const State &From) { return join(Into, From); },
-        [&](const CFGBlock &Blk, unsigned Succ) {
-          return Binds.feasible(Blk, Succ, A.Ctx);
+        [&](const CFGBlock &Blk, unsigned Succ, State &St) {
+          if (!Binds.feasible(Blk, Succ, A.Ctx))
+            return false;
+          sameArm(Blk, Succ, St);
+          return true;
         });
 
     const State &Exit = In[G->getExit().getBlockID()];
@@ -124,6 +133,47 @@ public:
   }
 
 private:
+  /// Keeps the pending entries that took \p Succ's arm of a template-constant
+  /// condition whenever they met it before, and records the arm.
+  void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
+    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, A.Ctx);
+    if (!Arm)
+      return;
+    State Kept;
+    for (Pending P : St)
+      if (!(P.Arms & Arm->Other)) {
+        P.Arms |= Arm->Took;
+        Kept.push_back(P);
+      }
+    normalize(Kept);
+    St.swap(Kept);
+  }
+
+  /// The arms of template-constant `if`s that enclose \p S in the body.
+  uint32_t enclosingArms(const Stmt *S) {
+    if (!Parents)
+      Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
+    uint32_t Arms = 0;
+    for (const Stmt *Child = S, *P = S ? Parents->getParent(S) : nullptr; P;
+         Child = P, P = Parents->getParent(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || (Child != If->getThen() && Child != If->getElse()))
+        continue;
+      if (auto C = Conditions.of(If->getCond(), A.Ctx)) {
+        bool True = (Child == If->getThen()) != C->second;
+        Arms |= 1u << (2 * C->first + (True ? 0 : 1));
+      }
+    }
+    return Arms;
+  }
+  /// Whether \p X and \p Y lie in different arms of one template-constant
+  /// condition, which no instantiation both runs.
+  bool otherArms(const Stmt *X, const Stmt *Y) {
+    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
+    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
+    return AX & Swapped;
+  }
+
   /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
   /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
   /// role B waits on the same barrier and issues the async op. No single
@@ -140,6 +190,10 @@ private:
         // them); a wait before the arrive on a path is an earlier barrier
         // instance of the same threads.
         if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
+          continue;
+        // Arms of one template-constant condition are not two roles: every
+        // thread of an instantiation takes the same one.
+        if (otherArms(Arr.At.S, Wait.At.S))
           continue;
         BarrierId::Match M =
             Named ? Arr.Id.compare(Wait.Id)
@@ -446,6 +500,8 @@ private:
   const FunctionDecl *Fn;
   const Bindings &Binds;
   Summary &Out;
+  ConstantConditions Conditions;
+  std::unique_ptr<ParentMap> Parents;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;

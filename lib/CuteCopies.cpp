@@ -109,10 +109,14 @@ public:
       return Op->getOperator() == OO_Call && Op->getNumArgs()
                  ? of(Op->getArg(0), Depth + 1)
                  : Tensor();
+    // `t(_, stage)` on a tensor variable, or on a tensor a call returns
+    // (`tma.get_tma_tensor(shape)(_, _, bidh)`).
     const Expr *CalleeE = Call->getCallee()->IgnoreParenImpCasts();
     if (const auto *DRE = dyn_cast<DeclRefExpr>(CalleeE);
         DRE && isa<VarDecl>(DRE->getDecl()))
       return of(DRE, Depth + 1);
+    if (isa<CallExpr>(CalleeE))
+      return of(CalleeE, Depth + 1);
     Callee C = calleeOf(Call);
     if (C.Name.empty())
       return {};

@@ -1,10 +1,10 @@
 //===- PathFlow.cpp - a few bits per path, through callees -----------------===//
 #include "proxyfence/PathFlow.h"
+#include "proxyfence/ConstantArms.h"
 #include "proxyfence/Dataflow.h"
 #include "proxyfence/DependentCalls.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
-#include "llvm/ADT/FoldingSet.h"
 #include <set>
 #include <tuple>
 
@@ -63,50 +63,6 @@ bool isElection(const Expr *E) {
       return Var->isLocalVarDecl() && !Var->getType()->isReferenceType() &&
              Var->getInit() && isElection(Var->getInit());
   return false;
-}
-/// The branch conditions of one function that take the same arm wherever
-/// they appear on a path: template constants of a pattern, as each
-/// instantiation fixes them (a loop that takes `if constexpr (kSwapAB)`'s
-/// then-arm takes it on every iteration). Numbered by their spelling, up to
-/// 16; `!C` is C with the arms swapped.
-class ConstantConditions {
-public:
-  /// The number of \p Cond's condition and whether the then-arm is its
-  /// false side; nullopt when Cond is not such a condition.
-  std::optional<std::pair<unsigned, bool>> of(const Expr *Cond,
-                                              const ASTContext &Ctx) {
-    if (!Cond || !Cond->isValueDependent())
-      return std::nullopt;
-    bool Negated = false;
-    Cond = Cond->IgnoreParenImpCasts();
-    while (const auto *UO = dyn_cast<UnaryOperator>(Cond)) {
-      if (UO->getOpcode() != UO_LNot)
-        break;
-      Negated = !Negated;
-      Cond = UO->getSubExpr()->IgnoreParenImpCasts();
-    }
-    if (!isTemplateConstant(Cond))
-      return std::nullopt;
-    llvm::FoldingSetNodeID ID;
-    Cond->Profile(ID, Ctx, /*Canonical=*/true);
-    auto It = Numbers.try_emplace(ID.ComputeHash(), Numbers.size()).first;
-    if (It->second >= 16)
-      return std::nullopt;
-    return std::make_pair(It->second, Negated);
-  }
-
-private:
-  std::map<unsigned, unsigned> Numbers;
-};
-
-/// The condition a two-way block branches on: `if`'s (also `if constexpr`,
-/// which a pattern keeps both arms of), a loop's, `&&`/`||`'s, `?:`'s.
-const Expr *branchCondition(const CFGBlock &B) {
-  if (B.succ_size() != 2)
-    return nullptr;
-  if (const auto *If = dyn_cast_or_null<IfStmt>(B.getTerminatorStmt()))
-    return If->getCond();
-  return B.getLastCondition();
 }
 } // namespace
 
@@ -167,18 +123,15 @@ private:
   /// Keeps the paths that took \p Succ's arm of a template-constant
   /// condition whenever they met it before, and records the arm.
   bool sameArm(const CFGBlock &B, unsigned Succ, State &St) {
-    auto C = Conditions.of(branchCondition(B), F.Ctx);
-    if (!C)
+    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, F.Ctx);
+    if (!Arm)
       return true;
-    bool True = (Succ == 0) != C->second;
-    uint32_t Took = 1u << (2 * C->first + (True ? 0 : 1));
-    uint32_t Other = 1u << (2 * C->first + (True ? 1 : 0));
     State Kept, Recorded;
     for (const PathState &P : St)
-      if (!(P.Arms & Other)) {
+      if (!(P.Arms & Arm->Other)) {
         Kept.push_back(P);
         Recorded.push_back(P);
-        Recorded.back().Arms |= Took;
+        Recorded.back().Arms |= Arm->Took;
       }
     // Arms multiply the paths kept apart; past a few dozen a block, the
     // paths are no longer told apart by the arms they take from here.

@@ -3,7 +3,8 @@
 // parameters, so every CuTe `copy(atom, src, dst)` stays unresolved. What
 // each copy does is in its tensors: registers into a view of
 // `make_smem_ptr(storage.smem_d.begin())` is a generic-proxy write; that view
-// into the TMA tensor `tma.get_tma_tensor(...)` is a TMA store. The class
+// into the TMA tensor `tma.get_tma_tensor(...)` (or a slice of it) is a TMA
+// store. The class
 // fences its own accesses elsewhere, so the fusion callback between the
 // write and the store is not taken for the missing fence; in a class that
 // fences nowhere itself, it still may be.
@@ -32,7 +33,7 @@ struct UnfencedStoreEpilogue {
                         int tiles, int thread_idx) {
     auto synchronize = [&]() { cutlass::arch::NamedBarrier::sync(128, 1); };
     Tensor sD = make_tensor(make_smem_ptr(shared_tensors.smem_d.begin()), Layout<int>{});
-    Tensor gD = local_tile(params.tma_store_d.get_tma_tensor(tiles), Int<64>{}, 0);
+    Tensor gD = local_tile(params.tma_store_d.get_tma_tensor(tiles)(_, 0), Int<64>{}, 0);
     auto tiled_r2s = make_tiled_copy(CopyOpR2S{});
     auto thread_r2s = tiled_r2s.get_slice(thread_idx);
     Tensor tRS_sD = thread_r2s.partition_D(sD);
