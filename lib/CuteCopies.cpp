@@ -78,6 +78,14 @@ bool isCuteCopy(const CallExpr *Call) {
   return false;
 }
 
+/// The initialiser of the local variable (not a parameter) \p E names.
+const Expr *localInit(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V->getInit()
+                                                           : nullptr;
+}
+
 class TensorReader {
 public:
   TensorReader(const FunctionDecl *Fn, MemoryModel &Memory)
@@ -95,11 +103,9 @@ public:
       return of(FC->getSubExpr(), Depth + 1);
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
       return CE->getNumArgs() == 1 ? of(CE->getArg(0), Depth + 1) : Tensor();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
-        return of(V->getInit(), Depth + 1);
-      return {};
+    if (isa<DeclRefExpr>(E)) {
+      const Expr *Init = localInit(E);
+      return Init ? of(Init, Depth + 1) : Tensor();
     }
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call)
@@ -157,11 +163,9 @@ private:
     if (!M.empty())
       return M;
     E = E->IgnoreImplicitAsWritten()->IgnoreParens();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
-        return pointee(V->getInit(), Depth + 1);
-      return {};
+    if (isa<DeclRefExpr>(E)) {
+      const Expr *Init = localInit(E);
+      return Init ? pointee(Init, Depth + 1) : AliasSet();
     }
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call || Call->getNumArgs())
