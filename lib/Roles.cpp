@@ -130,13 +130,15 @@ const Type *paramClass(const ValueDecl *V) {
     return nullptr;
   return T.getUnqualifiedType().getTypePtr();
 }
-/// The class of the object a caller binds to \p R, when it is one:
-/// `*this` of a member of \p Member's class, or a parameter of class type.
+/// The class of the object \p R is part of, when a caller binds that
+/// object itself: `*this` of a member of \p Member's class, or a parameter
+/// that is a reference to a class. Not what such an object points to (a
+/// value loaded from `*this`, a pointer held in a by-value parameter).
 const Type *boundClass(const MemRoot &R, const CXXRecordDecl *Member) {
-  if (R.Kind == MemRoot::This || R.Kind == MemRoot::ThisValue)
+  if (R.Kind == MemRoot::This)
     return Member ? Member->getASTContext().getCanonicalTagType(Member).getTypePtr()
                   : nullptr;
-  return R.Kind == MemRoot::Param ? paramClass(R.Var) : nullptr;
+  return R.Kind == MemRoot::Param && R.ByRef ? paramClass(R.Var) : nullptr;
 }
 
 /// Whether memory \p A of one member of \p Class and \p B of another may
