@@ -118,12 +118,15 @@ public:
     const State &Exit = In[G->getExit().getBlockID()];
     Out.IncomingSurvives = false;
     std::set<unsigned> ExitWaits;
+    // One entry per access and hand-off, whatever arms the paths took.
+    std::set<std::pair<unsigned, const Stmt *>> ExitAccesses;
     for (const Pending &P : Exit) {
       if (P.Access == Incoming) {
         Out.IncomingSurvives = true;
         Out.IncomingCrossesBarrier |= bool(P.Handoff);
       } else if (isAccess(P.Access)) {
-        Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
+        if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
+          Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
       } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
         Out.ExitWaits.push_back(Waits[P.Access - WaitTokenBase]);
       }
