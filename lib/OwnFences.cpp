@@ -19,14 +19,20 @@ bool sharedProxyFence(llvm::ArrayRef<ptx::Effect> Effects) {
 }
 } // namespace
 
-bool OwnFences::fences(const FunctionDecl *Fn, unsigned Depth) {
+bool OwnFences::fences(const FunctionDecl *Fn, unsigned Depth,
+                       bool &Incomplete) {
   const FunctionDecl *Def = nullptr;
-  if (!Fn->hasBody(Def) || !Def || !Def->getBody() || Depth > 6)
+  if (!Fn->hasBody(Def) || !Def || !Def->getBody())
     return false;
-  auto [It, New] = Fences.try_emplace(Def, false);
-  if (!New)
+  if (auto It = Fences.find(Def); It != Fences.end())
     return It->second;
-  bool Found = false;
+  // A callee too deep, or one whose answer is being worked out (recursion):
+  // not known here, so nothing above it is remembered as fence-free.
+  if (Depth > 6 || !InProgress.insert(Def).second) {
+    Incomplete = true;
+    return false;
+  }
+  bool Found = false, Partial = false;
   llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
   while (!Work.empty() && !Found) {
     const Stmt *S = Work.pop_back_val();
@@ -40,7 +46,7 @@ bool OwnFences::fences(const FunctionDecl *Fn, unsigned Depth) {
       if (const FunctionDecl *Callee = Call->getDirectCallee()) {
         const FunctionDecl *CalleeDef = nullptr;
         if (Callee->hasBody(CalleeDef) && CalleeDef)
-          Found |= fences(CalleeDef, Depth + 1);
+          Found |= fences(CalleeDef, Depth + 1, Partial);
         else
           Found |= sharedProxyFence(bodilessEffects(
               Callee->getQualifiedNameAsString(),
@@ -54,7 +60,11 @@ bool OwnFences::fences(const FunctionDecl *Fn, unsigned Depth) {
     for (const Stmt *Child : S->children())
       Work.push_back(Child);
   }
-  Fences[Def] = Found;
+  InProgress.erase(Def);
+  if (Found || !Partial)
+    Fences[Def] = Found;
+  else
+    Incomplete = true;
   return Found;
 }
 
@@ -78,12 +88,15 @@ bool OwnFences::scopeFencesItself(const FunctionDecl *Fn) {
     return It->second;
   bool Found = false;
   if (!MD) {
-    Found = fences(Fn);
+    bool Incomplete = false;
+    Found = fences(Fn, 0, Incomplete);
   } else {
     for (const Decl *D : MD->getParent()->decls()) {
       if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
         D = FT->getTemplatedDecl();
-      if (const auto *M = dyn_cast<FunctionDecl>(D); M && fences(M)) {
+      bool Incomplete = false;
+      if (const auto *M = dyn_cast<FunctionDecl>(D);
+          M && fences(M, 0, Incomplete)) {
         Found = true;
         break;
       }

@@ -120,13 +120,15 @@ namespace {
 /// The class type a parameter's object has, looking through references and
 /// qualifiers, also one the pattern leaves dependent (`PipelineTmaAsync<
 /// Stages>`, `typename SharedStorage::TensorStorage`); null for scalars,
-/// pointers and arrays.
+/// pointers, arrays and template type parameters.
 const Type *paramClass(const ValueDecl *V) {
   if (!V)
     return nullptr;
   QualType T = V->getType().getNonReferenceType().getCanonicalType();
+  // A template parameter's type is only its depth and position: `P &` of
+  // one member template and `S &` of another would compare equal.
   if (T->isScalarType() || T->isArrayType() || T->isFunctionType() ||
-      T->isVoidType())
+      T->isVoidType() || isa<TemplateTypeParmType>(T))
     return nullptr;
   return T.getUnqualifiedType().getTypePtr();
 }
@@ -186,7 +188,9 @@ void Analyzer::pairSiblingRoles(llvm::ArrayRef<const FunctionDecl *> Roots) {
     const Type *T = paramClass(P.Var);
     return T && T == paramClass(Q.Var);
   };
-  for (auto &[Class, Fns] : ByClass)
+  for (auto &Entry : ByClass) {
+    const CXXRecordDecl *Class = Entry.first;
+    const std::vector<const FunctionDecl *> &Fns = Entry.second;
     for (const FunctionDecl *F : Fns)
       for (const FunctionDecl *G : Fns) {
         if (F == G)
@@ -200,6 +204,7 @@ void Analyzer::pairSiblingRoles(llvm::ArrayRef<const FunctionDecl *> Roots) {
                   return siblingsMayAlias(X, Y, Class);
                 });
       }
+  }
 }
 
 void Analyzer::reportUncalledRoots(llvm::ArrayRef<const FunctionDecl *> Roots) {

@@ -14,6 +14,7 @@
 #include "proxyfence/Vocabulary.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace proxyfence {
 
@@ -29,11 +30,15 @@ public:
 
 private:
   /// Whether \p Fn's body executes a shared-memory proxy fence, directly or
-  /// through callees it names.
-  bool fences(const clang::FunctionDecl *Fn, unsigned Depth = 0);
+  /// through callees it names. \p Incomplete is set when the answer
+  /// depended on a callee not known yet (recursion, depth), and then not
+  /// remembered.
+  bool fences(const clang::FunctionDecl *Fn, unsigned Depth,
+              bool &Incomplete);
 
   const VocabularyTable *User = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Fences;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
   llvm::DenseMap<const clang::Decl *, bool> ScopeFences;
 };
 
