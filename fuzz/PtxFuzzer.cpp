@@ -6,7 +6,7 @@
 // the scope tree, operand indices inside the operand list.
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/Ptx.h"
+#include "ptx/Ptx.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

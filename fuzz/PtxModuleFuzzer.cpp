@@ -5,7 +5,7 @@
 // and basic blocks whose indices stay inside their tables.
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/PtxModule.h"
+#include "ptx/PtxModule.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -5,9 +5,9 @@
 // it above), so the hardware fence orders nothing the program wrote.
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/FenceClobber.h"
-#include "proxyfence/Memory.h"
-#include "proxyfence/Ptx.h"
+#include "rules/FenceClobber.h"
+#include "model/Memory.h"
+#include "ptx/Ptx.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

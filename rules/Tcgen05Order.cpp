@@ -18,9 +18,9 @@
 // the same id, or the cluster barrier) and program order allows it.
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/OrderRules.h"
-#include "proxyfence/Dataflow.h"
-#include "proxyfence/PathFlow.h"
+#include "rules/OrderRules.h"
+#include "analysis/Dataflow.h"
+#include "analysis/PathFlow.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
 #include <tuple>

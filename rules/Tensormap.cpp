@@ -19,9 +19,9 @@
 // it nothing about maps it wrote.
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/OrderRules.h"
-#include "proxyfence/PathFlow.h"
-#include "proxyfence/TensorMapWrites.h"
+#include "rules/OrderRules.h"
+#include "analysis/PathFlow.h"
+#include "model/TensorMapWrites.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"

@@ -33,8 +33,8 @@ done
 
 # Only the parser sources: the build stays a few seconds.
 declare -A SOURCES=(
-  [PtxFuzzer]="lib/Ptx.cpp"
-  [PtxModuleFuzzer]="lib/Ptx.cpp lib/PtxModule.cpp"
+  [PtxFuzzer]="lib/ptx/Ptx.cpp"
+  [PtxModuleFuzzer]="lib/ptx/Ptx.cpp lib/ptx/PtxModule.cpp"
 )
 mkdir -p "$OUT/artifacts"
 LLVM_LIBDIR=$("$LLVM_CONFIG" --libdir)
@@ -45,11 +45,11 @@ for t in "${TARGETS[@]}"; do
   for s in ${SOURCES[$t]}; do inputs+=("$s"); done
   bin="$OUT/$t"
   # Rebuilt when a source or header is newer than the binary.
-  if [[ ! -x $bin ]] || [[ -n $(cd "$SRC" && find "${inputs[@]}" include/proxyfence -newer "$bin" | head -1) ]]; then
+  if [[ ! -x $bin ]] || [[ -n $(cd "$SRC" && find "${inputs[@]}" include/proxyfence lib/ptx -newer "$bin" | head -1) ]]; then
     echo "fuzz: building $t"
     # shellcheck disable=SC2046 # word splitting of llvm-config output is intended
     (cd "$SRC" && "$CXX" -g -O1 -fsanitize=fuzzer,address,undefined \
-      -fno-sanitize-recover=undefined -Iinclude \
+      -fno-sanitize-recover=undefined -Iinclude -Ilib \
       $("$LLVM_CONFIG" --cxxflags | sed 's/-I/-isystem /') "${inputs[@]}" \
       $("$LLVM_CONFIG" --ldflags --libs support) -Wl,-rpath,"$LLVM_LIBDIR" \
       -o "$bin") || { echo "fuzz: error: cannot build $t" >&2; exit 2; }

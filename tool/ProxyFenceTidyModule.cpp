@@ -103,7 +103,7 @@ public:
     }
     if (!std::exchange(Shared->Tried, true)) {
       // An invalid option is reported once, and nothing is analysed.
-      std::optional<DriverOptions> Opts = options();
+      std::optional<AnalysisOptions> Opts = options();
       if (!Opts)
         return;
       Shared->Result = analyzeTranslationUnit(Ctx, *Opts, {}, false);
@@ -118,10 +118,10 @@ public:
   }
 
 private:
-  /// The driver options the shared options stand for; none (after a
+  /// The analysis options the shared options stand for; none (after a
   /// configuration error) when one is invalid.
-  std::optional<DriverOptions> options() {
-    DriverOptions O;
+  std::optional<AnalysisOptions> options() {
+    AnalysisOptions O;
     StringRef Style = Common.get("FenceStyle", "auto");
     auto S = parseFenceStyle(Style);
     if (!S) {
@@ -139,13 +139,14 @@ private:
       return std::nullopt;
     }
     O.RequireInitProxyFence = Init == "require";
+    // The view itself is entered before parsing (above); checked here so
+    // that a bad value is a configuration error like the others.
     StringRef View = Common.get("NvccView", "on");
     if (View != "on" && View != "off") {
       configurationDiag("invalid proxyfence.NvccView '%0' (expected on or off)")
           << View;
       return std::nullopt;
     }
-    O.NvccView = View == "on";
     O.CudaPath = Common.get("CudaPath", PF_DEFAULT_CUDA_PATH).str();
     for (const StandaloneRule &Ru : allRules())
       if (!TidyContext->isCheckEnabled(Ru.Name))

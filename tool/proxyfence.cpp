@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 #include "proxyfence/Config.h"
 #include "proxyfence/Driver.h"
+#include "proxyfence/DriverOptions.h"
 #include "proxyfence/NvccView.h"
 #include "proxyfence/Launcher.h"
-#include "proxyfence/PtxCheck.h"
+#include "proxyfence/Subcommands.h"
 #include "proxyfence/Rules.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"

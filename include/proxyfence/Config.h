@@ -10,9 +10,9 @@
 #ifndef PROXYFENCE_CONFIG_H
 #define PROXYFENCE_CONFIG_H
 
-#include "proxyfence/Driver.h"
-#include "proxyfence/Fixes.h"
-#include "proxyfence/Vocabulary.h"
+#include "proxyfence/DriverOptions.h"
+#include "fix/Fixes.h"
+#include "model/Vocabulary.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"

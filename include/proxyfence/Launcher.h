@@ -2,7 +2,7 @@
 #ifndef PROXYFENCE_LAUNCHER_H
 #define PROXYFENCE_LAUNCHER_H
 
-#include "proxyfence/Driver.h"
+#include "proxyfence/DriverOptions.h"
 #include <string>
 #include <vector>
 

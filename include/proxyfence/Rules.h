@@ -1,33 +1,19 @@
 //===- Rules.h - the checks, as data over the shared dataflow --------------===//
 //
-// A proxy rule says which pending generic access meets which async-proxy
-// operation: (what comes before, what comes after). The dataflow (Analysis.h)
-// supplies what separates them; the fix planner (Fixes.h) how to fix them.
+// The registry of rules: the proxy rules (analysis/ProxyRule.h), matched by
+// the shared dataflow, and the rules that run an analysis of their own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_RULES_H
 #define PROXYFENCE_RULES_H
 
-#include "proxyfence/Events.h"
+#include "analysis/ProxyRule.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
 
 namespace proxyfence {
-
-struct Rule {
-  /// Check name, e.g. "proxyfence-tma-store".
-  const char *Name;
-  /// One-line summary for --list-rules.
-  const char *Summary;
-  /// Whether a pending generic access of this kind matters to the rule.
-  bool (*MatchesAccess)(EffectKind Access);
-  /// Whether this async-proxy operation completes the hazard.
-  bool (*MatchesAsync)(const Event &Async);
-  /// The warning text (without the check name).
-  std::string (*Message)(const Event &Access, const Event &Async);
-};
 
 /// All proxy-ordering rules, in the order they are checked.
 llvm::ArrayRef<const Rule *> proxyRules();

@@ -1,16 +1,18 @@
 //===- TranslationUnit.h - every rule over one parsed translation unit -----===//
 //
-// The analysis of one AST, shared by the standalone driver (Driver.cpp) and
-// the clang-tidy plugin (tool/ProxyFenceTidyModule.cpp): findings as tooling
-// diagnostics with their fixes, plus what the driver needs to write and
-// verify the fixes.
+// The analysis of one translation unit, shared by the standalone driver
+// (lib/driver) and the clang-tidy plugin (tool/ProxyFenceTidyModule.cpp):
+// findings as tooling diagnostics with their fixes, plus what the driver
+// needs to write and verify the fixes. It reads AnalysisOptions alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_TRANSLATIONUNIT_H
 #define PROXYFENCE_TRANSLATIONUNIT_H
 
-#include "proxyfence/BlindSpots.h"
-#include "proxyfence/Driver.h"
+#include "fix/Fixes.h"
+#include "model/Vocabulary.h"
+#include "report/BlindSpots.h"
+#include "report/VerifySites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include <map>
@@ -19,6 +21,29 @@
 #include <vector>
 
 namespace proxyfence {
+
+/// What the analysis of one translation unit reads: the driver's options
+/// extend it (proxyfence/Driver.h); the plugin builds it from CheckOptions.
+struct AnalysisOptions {
+  /// The CUDA installation, whose headers are never the project's.
+  std::string CudaPath;
+  std::vector<std::string> DisabledRules;
+  FenceStyle Style = FenceStyle::Auto;
+  /// --mbarrier-init-proxy-fence=require: fence.proxy.async between an
+  /// mbarrier's init and its first async-proxy use (older guide examples).
+  bool RequireInitProxyFence = false;
+  /// --header-filter: headers whose (absolute) path matches may be reported
+  /// and edited; empty: every header outside the system and CUDA headers.
+  std::string HeaderFilter;
+  /// Set for a header analysed inside a database entry that includes it
+  /// (HeaderTU.h): only the header's findings are reported, and its
+  /// templates are analysed as written where the entry instantiates none.
+  std::string FocusHeader;
+  /// For --stats: how a header's translation unit was chosen.
+  std::string HeaderContextNote;
+  /// Effects of bodiless functions, from a configuration file (Config.h).
+  VocabularyTable Vocabulary;
+};
 
 struct TranslationUnitResult {
   std::string Report;     // the diagnostics, printed in clang's format
@@ -50,7 +75,7 @@ struct TranslationUnitResult {
 /// colours when \p Colors. \p Errors: where the front end reported errors,
 /// for the blind spots.
 TranslationUnitResult
-analyzeTranslationUnit(clang::ASTContext &Ctx, const DriverOptions &Opts,
+analyzeTranslationUnit(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
                        const std::set<std::string> &Reported, bool Colors,
                        llvm::ArrayRef<clang::SourceLocation> Errors = {});
 

@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - memory model, dataflow and compile commands ------===//
-#include "proxyfence/Analysis.h"
-#include "proxyfence/CompileArgs.h"
-#include "proxyfence/MbarrierInit.h"
+#include "analysis/Analysis.h"
+#include "frontend/CompileArgs.h"
+#include "analysis/MbarrierInit.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"

@@ -1,5 +1,5 @@
 //===- PtxModuleTest.cpp - whole PTX modules: parsing, line info, CFG -----===//
-#include "proxyfence/PtxModule.h"
+#include "ptx/PtxModule.h"
 
 #include <gtest/gtest.h>
 

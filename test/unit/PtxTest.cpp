@@ -5,7 +5,7 @@
 // GCCAsmStmt::getAsmString() returns them (C escapes already resolved).
 //
 //===----------------------------------------------------------------------===//
-#include "proxyfence/Ptx.h"
+#include "ptx/Ptx.h"
 
 #include <gtest/gtest.h>
 

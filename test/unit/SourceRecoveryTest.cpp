@@ -1,5 +1,5 @@
 //===- SourceRecoveryTest.cpp - repairs of what nvcc accepts ---------------===//
-#include "proxyfence/SourceRecovery.h"
+#include "frontend/SourceRecovery.h"
 #include <gtest/gtest.h>
 
 using namespace proxyfence;

@@ -1,5 +1,5 @@
 //===- SuppressionsTest.cpp - NOLINT and proxyfence: ignore parsing --------===//
-#include "proxyfence/Suppressions.h"
+#include "report/Suppressions.h"
 #include <gtest/gtest.h>
 
 using proxyfence::isSuppressed;

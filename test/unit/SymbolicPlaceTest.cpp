@@ -1,6 +1,6 @@
 // Places of dynamic shared memory that template values decide: the
 // polynomial arithmetic and when two regions may overlap.
-#include "proxyfence/SymbolicPlace.h"
+#include "model/SymbolicPlace.h"
 #include <gtest/gtest.h>
 
 using namespace proxyfence;

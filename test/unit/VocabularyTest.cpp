@@ -1,5 +1,5 @@
 //===- VocabularyTest.cpp - the effect grammar of configuration files -----===//
-#include "proxyfence/Vocabulary.h"
+#include "model/Vocabulary.h"
 
 #include <gtest/gtest.h>
 

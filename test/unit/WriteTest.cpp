@@ -1,4 +1,5 @@
 //===- WriteTest.cpp - writeFileAtomically: what --fix may and may not write -===//
+#include "support/Files.h"
 #include "proxyfence/Driver.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,0 +1,732 @@
+//===- Analysis.cpp - proxy dataflow over clang's CFG ----------------------===//
+#include "analysis/Analysis.h"
+#include "model/ConstantArms.h"
+#include "analysis/Dataflow.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace proxyfence {
+
+const char *asyncOpName(AsyncOp Op) {
+  switch (Op) {
+  case AsyncOp::BulkStore:
+    return "bulk async store";
+  case AsyncOp::TensorStore:
+    return "TMA store";
+  case AsyncOp::ReduceStore:
+    return "bulk async reduction";
+  case AsyncOp::BulkLoad:
+    return "bulk async load";
+  case AsyncOp::TensorLoad:
+    return "TMA load";
+  case AsyncOp::Wgmma:
+    return "wgmma";
+  case AsyncOp::Tcgen05Mma:
+    return "tcgen05.mma";
+  case AsyncOp::Tcgen05Cp:
+    return "tcgen05.cp";
+  case AsyncOp::TryCancel:
+    return "clusterlaunchcontrol.try_cancel";
+  case AsyncOp::Tcgen05Ld:
+    return "tcgen05.ld";
+  case AsyncOp::Tcgen05St:
+    return "tcgen05.st";
+  case AsyncOp::Tcgen05Shift:
+    return "tcgen05.shift";
+  case AsyncOp::None:
+    break;
+  }
+  return "async-proxy operation";
+}
+
+namespace {
+/// Index of the pending entry standing for "whatever the caller left
+/// unfenced" while a function is summarised.
+constexpr unsigned Incoming = ~0u;
+/// Pending entries from WaitTokenBase up stand for "after mbarrier wait K":
+/// async operations they meet are matched with other roles' arrives.
+constexpr unsigned WaitTokenBase = 1u << 30;
+bool isAccess(unsigned Access) { return Access < WaitTokenBase; }
+
+struct Pending {
+  unsigned Access;
+  StmtRef Handoff;
+  /// The arms of template-constant branches taken since the access
+  /// (ConstantArms.h): an instantiation takes the same one further on.
+  uint32_t Arms = 0;
+  bool operator<(const Pending &O) const {
+    return std::tie(Access, Handoff.S, Arms) <
+           std::tie(O.Access, O.Handoff.S, O.Arms);
+  }
+  bool operator==(const Pending &O) const {
+    return Access == O.Access && Handoff.S == O.Handoff.S && Arms == O.Arms;
+  }
+};
+using State = std::vector<Pending>; // sorted, unique
+
+void setHandoff(State &S, StmtRef At) {
+  for (Pending &P : S)
+    if (!P.Handoff)
+      P.Handoff = At;
+  normalize(S);
+}
+
+} // namespace
+
+class Analyzer::FunctionRun {
+public:
+  FunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
+              Summary &Out)
+      : A(A), Fn(Fn), Binds(B), Out(Out) {}
+
+  void run() {
+    std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
+    if (!G)
+      return; // Out stays transparent: incoming survives, nothing exposed.
+    if (A.Counted.insert(Fn).second)
+      ++A.Stats.Functions;
+    Graph = G.get();
+    Blocks.resize(G->getNumBlockIDs());
+    for (const CFGBlock *B : *G) {
+      Blocks[B->getBlockID()] = B;
+      unsigned I = 0;
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          Position.try_emplace(CS->getStmt(), B->getBlockID(), I++);
+    }
+    std::vector<State> In = solveForward(
+        *G, State{Pending{Incoming, {}}},
+        [&](const Stmt *S, State &St) { transfer(S, St); },
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &Blk, unsigned Succ, State &St) {
+          if (!Binds.feasible(Blk, Succ, A.Ctx))
+            return false;
+          sameArm(Blk, Succ, St);
+          return true;
+        });
+
+    const State &Exit = In[G->getExit().getBlockID()];
+    Out.IncomingSurvives = false;
+    std::set<unsigned> ExitWaits;
+    // One entry per access and hand-off, whatever arms the paths took.
+    std::set<std::pair<unsigned, const Stmt *>> ExitAccesses;
+    for (const Pending &P : Exit) {
+      if (P.Access == Incoming) {
+        Out.IncomingSurvives = true;
+        Out.IncomingCrossesBarrier |= bool(P.Handoff);
+      } else if (isAccess(P.Access)) {
+        if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
+          Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
+      } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
+        Out.ExitWaits.push_back(Waits[P.Access - WaitTokenBase]);
+      }
+    }
+    matchRoles();
+    pairAcrossCalls();
+  }
+
+private:
+  /// Keeps the pending entries that took \p Succ's arm of a template-constant
+  /// condition whenever they met it before, and records the arm.
+  void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
+    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, A.Ctx);
+    if (!Arm)
+      return;
+    State Kept;
+    for (Pending P : St)
+      if (!(P.Arms & Arm->Other)) {
+        P.Arms |= Arm->Took;
+        Kept.push_back(P);
+      }
+    normalize(Kept);
+    St.swap(Kept);
+  }
+
+  /// The arms of template-constant `if`s that enclose \p S in the body.
+  uint32_t enclosingArms(const Stmt *S) {
+    if (!Parents)
+      Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
+    uint32_t Arms = 0;
+    for (const Stmt *Child = S, *P = S ? Parents->getParent(S) : nullptr; P;
+         Child = P, P = Parents->getParent(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || (Child != If->getThen() && Child != If->getElse()))
+        continue;
+      if (auto C = Conditions.of(If->getCond(), A.Ctx)) {
+        bool True = (Child == If->getThen()) != C->second;
+        Arms |= 1u << (2 * C->first + (True ? 0 : 1));
+      }
+    }
+    return Arms;
+  }
+  /// Whether \p X and \p Y lie in different arms of one template-constant
+  /// condition, which no instantiation both runs.
+  bool otherArms(const Stmt *X, const Stmt *Y) {
+    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
+    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
+    return AX & Swapped;
+  }
+
+  /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
+  /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
+  /// role B waits on the same barrier and issues the async op. No single
+  /// path holds both, so pair each arrive with each wait instead.
+  void matchRoles() {
+    for (unsigned Ai = 0; Ai < ArriveEvents.size(); ++Ai)
+      for (unsigned K = 0; K < Waits.size(); ++K) {
+        const Event &Arr = ArriveEvents[Ai], &Wait = Waits[K];
+        bool Named = Arr.Kind == EffectKind::Barrier;
+        if (Named != (Wait.Kind == EffectKind::Barrier))
+          continue;
+        // Roles are paths that never meet. On one path the dataflow itself
+        // carries the accesses to the wait (and sees the fences between
+        // them); a wait before the arrive on a path is an earlier barrier
+        // instance of the same threads.
+        if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
+          continue;
+        // Arms of one template-constant condition are not two roles: every
+        // thread of an instantiation takes the same one.
+        if (otherArms(Arr.At.S, Wait.At.S))
+          continue;
+        BarrierId::Match M =
+            Named ? Arr.Id.compare(Wait.Id)
+                  : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
+        if (M == BarrierId::Match::Different)
+          continue;
+        bool Hazard =
+            llvm::any_of(ArriveRecs,
+                         [&](const ArriveRecord &R) { return R.Arrive == Ai; }) &&
+            llvm::any_of(WaitAsyncs,
+                         [&](const auto &W) { return W.first == K; });
+        if (M == BarrierId::Match::Unknown) {
+          // A blind spot: said in --stats, never guessed into a finding.
+          if (Hazard)
+            A.noteRolePair(Arr, Wait, /*Matched=*/false);
+          continue;
+        }
+        A.noteRolePair(Arr, Wait, /*Matched=*/true);
+        for (const ArriveRecord &R : ArriveRecs) {
+          if (R.Arrive != Ai)
+            continue;
+          const Event &Acc = Accesses[R.Access];
+          for (const auto &[WK, Async] : WaitAsyncs) {
+            if (WK != K)
+              continue;
+            for (const Rule *Ru : A.Rules)
+              if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
+                  Acc.Mem.mayAlias(Async.Mem))
+                report(Finding{Ru, Acc, Async, R.Handoff});
+          }
+        }
+      }
+  }
+
+  /// Role records lifted from callees meet this function's own and each
+  /// other (Roles.h); all of them go up in the summary.
+  void pairAcrossCalls() {
+    std::vector<RoleArrive> Arrives;
+    std::vector<RoleWait> WaitRecs;
+    // The role function's own statements, which messages show wherever
+    // the records are lifted to.
+    for (const ArriveRecord &R : ArriveRecs)
+      addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
+                              withOrigin(Accesses[R.Access]), R.Handoff});
+    for (const auto &[K, Async] : WaitAsyncs)
+      addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
+    size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
+    for (const RoleArrive &R : LiftedArrives)
+      addRoleRecord(Arrives, R);
+    for (const RoleWait &R : LiftedWaits)
+      addRoleRecord(WaitRecs, R);
+    for (size_t I = 0; I < Arrives.size(); ++I)
+      for (size_t J = 0; J < WaitRecs.size(); ++J) {
+        if (I < LocalArrives && J < LocalWaits)
+          continue; // matchRoles' business
+        const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
+        if (reaches(AS, WS) || reaches(WS, AS))
+          continue;
+        // Through report(): ends that meet only through what a caller binds
+        // (a kernel class's `Params const &` beside its shared-memory
+        // pointer) are the call sites' to decide.
+        A.pairRoleRecords(Arrives[I], WaitRecs[J],
+                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait),
+                          [this](Finding F) { report(std::move(F)); });
+      }
+    Out.RoleArrives = std::move(Arrives);
+    Out.RoleWaits = std::move(WaitRecs);
+  }
+
+  /// Whether some CFG path leads from statement \p From to \p To (a
+  /// statement is on its own path: a `bar.sync` is not its own partner).
+  bool reaches(const Stmt *From, const Stmt *To) {
+    if (From == To)
+      return true;
+    auto F = Position.find(From), T = Position.find(To);
+    if (F == Position.end() || T == Position.end())
+      return false;
+    auto [FB, FI] = F->second;
+    auto [TB, TI] = T->second;
+    if (FB == TB && FI < TI)
+      return true;
+    auto &Seen = Reachable[FB];
+    if (Seen.empty()) {
+      Seen.assign(Graph->getNumBlockIDs(), false);
+      std::vector<const CFGBlock *> Work{Blocks[FB]};
+      while (!Work.empty()) {
+        const CFGBlock *B = Work.back();
+        Work.pop_back();
+        for (const CFGBlock *Succ : B->succs())
+          if (Succ && !Seen[Succ->getBlockID()]) {
+            Seen[Succ->getBlockID()] = true;
+            Work.push_back(Succ);
+          }
+      }
+    }
+    return Seen[TB];
+  }
+
+  /// Records the accesses pending at an arrive (mbarrier or named barrier).
+  void arrive(const Event &E, const State &St) {
+    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
+    auto [It, New] = ArriveIndex.insert({Key, unsigned(ArriveEvents.size())});
+    if (New)
+      ArriveEvents.push_back(E);
+    unsigned Ai = It->second;
+    for (const Pending &P : St) {
+      if (P.Access == Incoming) {
+        if (ExposedArrives.insert({E.At.S, E.Loc.getRawEncoding()}).second)
+          Out.Arrives.push_back(E);
+      } else if (isAccess(P.Access)) {
+        // The fence goes before the access's first hand-off, as on a single
+        // path: an earlier arrive (the consumer's "empty" arrive) already
+        // needs it, and a fence there covers this arrive too.
+        StmtRef Handoff = P.Handoff ? P.Handoff : E.At;
+        if (ArriveSeen.insert({Ai, P.Access, Handoff.S}).second)
+          ArriveRecs.push_back({Ai, P.Access, Handoff});
+      }
+    }
+  }
+
+  void wait(const Event &E, State &St) {
+    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
+    auto It = WaitIndex.find(Key);
+    unsigned K;
+    if (It != WaitIndex.end()) {
+      K = It->second;
+    } else {
+      K = Waits.size();
+      Waits.push_back(E);
+      WaitIndex[Key] = K;
+    }
+    St.push_back(Pending{WaitTokenBase + K, {}});
+    normalize(St);
+  }
+
+  void transfer(const Stmt *S, State &St) {
+    if (auto C = A.Events.extract(
+            S, Fn,
+            [&](const Event &E, unsigned Ordinal) { apply(E, St, Ordinal); },
+            &Binds))
+      applySummary(A.analyze(C->Def, A.Binder.bind(C->Site, C->Def, Binds)), *C,
+                   St);
+  }
+
+  void applySummary(const Summary &Sm, const CallSite &C, State &St) {
+    StmtRef Here{C.Site, Fn};
+    auto lift = [&](const Event &Inner) { return A.Events.lift(Inner, C, Fn); };
+    // 1. Async operations the callee issues before any fence of its own.
+    for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
+      const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
+      Event E = lift(U.E);
+      if (E.Mem.empty())
+        E.Mem = AliasSet::unknown();
+      if (U.AfterBarrier) {
+        State Tmp = St;
+        setHandoff(Tmp, Here);
+        checkAsync(E, Tmp, I);
+      } else {
+        checkAsync(E, St, I);
+      }
+    }
+    // Hazards inside the callee between what its parameters designate.
+    for (const Finding &D : Sm.Deferred) {
+      Event Acc = lift(D.Access), Async = lift(D.Async);
+      if (Async.Mem.empty())
+        Async.Mem = AliasSet::unknown();
+      if (Acc.Mem.mayAlias(Async.Mem))
+        report(Finding{D.R, std::move(Acc), std::move(Async), D.Handoff});
+    }
+    for (const Event &Arr : Sm.Arrives)
+      arrive(lift(Arr), St);
+    A.Called.insert(C.Def);
+    for (const RoleArrive &R : Sm.RoleArrives) {
+      RoleArrive L = R;
+      L.Arrive = lift(R.Arrive);
+      L.Access.Mem = lift(R.Access).Mem;
+      addRoleRecord(LiftedArrives, L);
+    }
+    for (const RoleWait &R : Sm.RoleWaits) {
+      RoleWait L = R;
+      L.Wait = lift(R.Wait);
+      L.Async.Mem = lift(R.Async).Mem;
+      if (L.Async.Mem.empty())
+        L.Async.Mem = AliasSet::unknown();
+      addRoleRecord(LiftedWaits, L);
+    }
+    // 2. The callee's fences and barriers act on what is pending here.
+    if (!Sm.IncomingSurvives)
+      St.clear();
+    else if (Sm.IncomingCrossesBarrier)
+      setHandoff(St, Here);
+    // 3. Accesses the callee leaves unfenced.
+    unsigned Ordinal = 0;
+    for (const Summary::ExposedAccess &D : Sm.DownwardAccesses) {
+      Event E = lift(D.E);
+      if (E.Mem.empty())
+        continue;
+      St.push_back(Pending{accessIndex(E, Ordinal++), D.Handoff});
+    }
+    for (const Event &W : Sm.ExitWaits)
+      wait(lift(W), St);
+    normalize(St);
+  }
+
+  /// Stable index of an access, so that every fixed-point iteration over a
+  /// statement names its accesses the same way.
+  unsigned accessIndex(const Event &E, unsigned Ordinal) {
+    auto Key = std::make_tuple(E.At.S, Ordinal, unsigned(E.Kind));
+    auto It = AccessIndex.find(Key);
+    if (It != AccessIndex.end())
+      return It->second;
+    Accesses.push_back(E);
+    return AccessIndex[Key] = Accesses.size() - 1;
+  }
+
+  void apply(const Event &E, State &St, unsigned Ordinal = 0) {
+    switch (E.Kind) {
+    case EffectKind::GenericWrite:
+    case EffectKind::GenericRead:
+      St.push_back(Pending{accessIndex(E, Ordinal), {}});
+      normalize(St);
+      return;
+    case EffectKind::ProxyFence:
+      if (fenceCoversShared(E.Space))
+        St.clear();
+      return;
+    case EffectKind::AsyncRead:
+    case EffectKind::AsyncWrite:
+      checkAsync(E, St, Ordinal);
+      return;
+    case EffectKind::MbarrierArrive:
+      arrive(E, St);
+      setHandoff(St, E.At);
+      return;
+    case EffectKind::MbarrierWait:
+      wait(E, St);
+      return;
+    case EffectKind::Barrier:
+      // A CTA or named barrier is an arrive and (unless bar.arrive) a wait:
+      // `bar.arrive 1` in one role meets `bar.sync 1` in another.
+      if (E.Scope != BarrierScope::Warp) {
+        arrive(E, St);
+        setHandoff(St, E.At);
+        if (!E.ArriveOnly)
+          wait(E, St);
+        return;
+      }
+      setHandoff(St, E.At);
+      return;
+    default:
+      if (isHandoff(E))
+        setHandoff(St, E.At);
+      return;
+    }
+  }
+
+  /// \p Ordinal tells apart the async effects of one statement (wgmma's A
+  /// and B descriptors are two reads of possibly different memory).
+  void checkAsync(const Event &E, const State &St, unsigned Ordinal) {
+    for (const Pending &P : St) {
+      if (P.Access == Incoming) {
+        auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), Ordinal,
+                                   bool(P.Handoff));
+        if (Exposed.insert(Key).second)
+          Out.UpwardAsync.push_back({E, bool(P.Handoff)});
+        continue;
+      }
+      if (!isAccess(P.Access)) {
+        unsigned K = P.Access - WaitTokenBase;
+        if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
+                .second)
+          WaitAsyncs.push_back({K, E});
+        continue;
+      }
+      const Event &Acc = Accesses[P.Access];
+      for (const Rule *R : A.Rules)
+        if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E) &&
+            Acc.Mem.mayAlias(E.Mem))
+          report(Finding{R, Acc, E, P.Handoff});
+    }
+  }
+
+  /// A hazard of this function: a finding, unless its two ends meet only
+  /// through what a caller binds to the parameters or `*this` (a wrapper's
+  /// `const coord &idx` read beside its TMA load into `dst`); then each call
+  /// site decides it with the arguments.
+  void report(Finding F) {
+    if (!Fn->hasAttr<CUDAGlobalAttr>() &&
+        !F.Access.Mem.mayAliasLocally(F.Async.Mem)) {
+      // Messages show this function's statements, where the hazard is.
+      F.Access = withOrigin(std::move(F.Access));
+      F.Async = withOrigin(std::move(F.Async));
+      auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
+                                 F.Async.At.S, F.Async.Loc.getRawEncoding(),
+                                 F.Handoff.S);
+      if (DeferredSeen.insert(Key).second)
+        Out.Deferred.push_back(std::move(F));
+      return;
+    }
+    A.addFinding(std::move(F));
+  }
+
+  Analyzer &A;
+  const FunctionDecl *Fn;
+  const Bindings &Binds;
+  Summary &Out;
+  ConstantConditions Conditions;
+  std::unique_ptr<ParentMap> Parents;
+  std::vector<Event> Accesses;
+  std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
+  std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
+  std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *,
+                      unsigned, const Stmt *>>
+      DeferredSeen;
+  const CFG *Graph = nullptr;
+  std::vector<const CFGBlock *> Blocks; // by ID
+  /// Block and index of each statement of the CFG.
+  std::map<const Stmt *, std::pair<unsigned, unsigned>> Position;
+  std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
+  /// Every arrive met (mbarrier arrives and CTA/named barriers).
+  std::vector<Event> ArriveEvents;
+  std::map<std::pair<const Stmt *, unsigned>, unsigned> ArriveIndex;
+  struct ArriveRecord {
+    unsigned Arrive; // into ArriveEvents
+    unsigned Access;
+    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
+  };
+  std::vector<ArriveRecord> ArriveRecs;
+  std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
+  std::set<std::pair<const Stmt *, unsigned>> ExposedArrives;
+  std::vector<Event> Waits;
+  std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
+  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
+  /// Role records of callees, lifted to their call sites here.
+  std::vector<RoleArrive> LiftedArrives;
+  std::vector<RoleWait> LiftedWaits;
+  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
+      WaitAsyncSeen;
+};
+
+namespace {
+/// A key of what an alias set designates relative to the function: the
+/// parameters, `*this` or named objects, and which bytes of them.
+void shapeOf(const AliasSet &S, std::string &Out) {
+  Out += S.isUnknown() ? "{?" : "{";
+  for (const MemRoot &R : S.roots())
+    Out += std::to_string(R.Kind) + "/" + std::to_string(R.ParamIndex) + "/" +
+           std::to_string(R.ByRef) + "/" +
+           (R.Kind == MemRoot::SharedVar
+                ? std::to_string(reinterpret_cast<uintptr_t>(R.Var))
+                : std::string()) +
+           "/" +
+           std::to_string(R.Begin) + "/" + std::to_string(R.End) + "/" +
+           std::to_string(R.Placed) + std::to_string(R.Carved) + "/" +
+           std::to_string(reinterpret_cast<uintptr_t>(R.Place)) + "/" +
+           std::to_string(reinterpret_cast<uintptr_t>(R.Member)) + "/" +
+           std::to_string(reinterpret_cast<uintptr_t>(R.Allocation)) + ";";
+  Out += "}";
+}
+
+/// An event's key: its kind and, for async operations, the rules it
+/// completes (a TMA store and a TMA reduce-add read their source alike).
+void shapeOf(const Event &E, llvm::ArrayRef<const Rule *> Rules,
+             std::string &Out) {
+  Out += std::to_string(unsigned(E.Kind)) + ":";
+  if (E.Kind == EffectKind::AsyncRead || E.Kind == EffectKind::AsyncWrite) {
+    for (const Rule *R : Rules)
+      Out += R->MatchesAsync(E) ? "1" : "0";
+  } else {
+    Out += std::to_string(unsigned(E.Op));
+  }
+  Out += ":" +
+         std::to_string(E.ExplicitShared) + std::to_string(E.Relaxed) +
+         std::to_string(E.ArriveOnly);
+  shapeOf(E.Mem, Out);
+  shapeOf(E.Mbarrier, Out);
+  Out += ",";
+}
+
+/// What a summary exports, without the places: two functions with equal
+/// keys look the same to their callers (the two classes a
+/// `conditional_t<C, A, B>` chooses from, overloads of one store helper).
+std::string effectShape(const Summary &S, llvm::ArrayRef<const Rule *> Rules) {
+  std::string Out;
+  for (const Summary::ExposedAsync &A : S.UpwardAsync) {
+    Out += A.AfterBarrier ? "a!" : "a";
+    shapeOf(A.E, Rules, Out);
+  }
+  for (const Summary::ExposedAccess &A : S.DownwardAccesses) {
+    Out += A.Handoff.S ? "d!" : "d";
+    shapeOf(A.E, Rules, Out);
+  }
+  for (const Event &E : S.Arrives) {
+    Out += "r";
+    shapeOf(E, Rules, Out);
+  }
+  for (const Event &E : S.ExitWaits) {
+    Out += "w";
+    shapeOf(E, Rules, Out);
+  }
+  for (const Finding &F : S.Deferred) {
+    Out += std::string("f") + F.R->Name;
+    shapeOf(F.Access, Rules, Out);
+    shapeOf(F.Async, Rules, Out);
+  }
+  Out += "|" + std::to_string(S.RoleArrives.size()) + "/" +
+         std::to_string(S.RoleWaits.size()) + "/" +
+         std::to_string(S.IncomingSurvives) +
+         std::to_string(S.IncomingCrossesBarrier);
+  return Out;
+}
+} // namespace
+
+Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
+    : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
+      Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
+  Events.setNoEffect([this](const FunctionDecl *Def) {
+    const Summary &S = analyze(Def);
+    return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
+           S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
+           S.RoleArrives.empty() && S.RoleWaits.empty() &&
+           S.IncomingSurvives && !S.IncomingCrossesBarrier;
+  });
+  Events.setEffectShape(
+      [this](const FunctionDecl *Def) {
+        return effectShape(analyze(Def), this->Rules);
+      });
+}
+
+const AnalysisStats &Analyzer::stats() {
+  Stats.UnresolvedSites = Events.unresolvedCalls();
+  Stats.UnresolvedCalls = Stats.UnresolvedSites.size();
+  return Stats;
+}
+Analyzer::~Analyzer() = default;
+
+const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
+  if (!B.empty() && Specialising.lookup(Fn))
+    return analyze(Fn, Bindings());
+  auto Key = std::make_pair(Fn, B);
+  auto It = Summaries.find(Key);
+  if (It != Summaries.end())
+    return *It->second; // done, or in progress (recursion: transparent)
+  Summaries[Key] = std::make_unique<Summary>();
+  Summary Result;
+  // Template patterns too: those are analysed as written (DependentCalls.h).
+  if (Fn->getBody()) {
+    ++Specialising[Fn];
+    FunctionRun(*this, Fn, B, Result).run();
+    --Specialising[Fn];
+  }
+  *Summaries[Key] = std::move(Result);
+  return *Summaries[Key];
+}
+
+void AnalysisStats::add(const AnalysisStats &O) {
+  Functions += O.Functions;
+  AsmStatements += O.AsmStatements;
+  AsmInstructions += O.AsmInstructions;
+  NamedBarrierPairs += O.NamedBarrierPairs;
+  MbarrierPairs += O.MbarrierPairs;
+  UnmatchedSyncs += O.UnmatchedSyncs;
+  UnmatchedSites.insert(UnmatchedSites.end(), O.UnmatchedSites.begin(),
+                        O.UnmatchedSites.end());
+  UnresolvedCalls += O.UnresolvedCalls;
+  UnresolvedSites.insert(UnresolvedSites.end(), O.UnresolvedSites.begin(),
+                         O.UnresolvedSites.end());
+  HeaderContexts.insert(HeaderContexts.end(), O.HeaderContexts.begin(),
+                        O.HeaderContexts.end());
+}
+
+void printStats(const AnalysisStats &S, llvm::raw_ostream &OS) {
+  for (const std::string &H : S.HeaderContexts)
+    OS << "proxyfence: stats: " << H << "\n";
+  OS << "proxyfence: stats: " << S.Functions << " function"
+     << (S.Functions == 1 ? "" : "s") << " analysed, " << S.AsmStatements
+     << " asm statement" << (S.AsmStatements == 1 ? "" : "s") << " ("
+     << S.AsmInstructions << " PTX instruction"
+     << (S.AsmInstructions == 1 ? "" : "s") << ")\n";
+  OS << "proxyfence: stats: role synchronisations matched: "
+     << S.NamedBarrierPairs << " named barrier, " << S.MbarrierPairs
+     << " mbarrier; unmatched: " << S.UnmatchedSyncs << "\n";
+  for (const std::string &Site : S.UnmatchedSites)
+    OS << "proxyfence: stats: unmatched: " << Site
+       << "; no finding reported for this pair\n";
+  OS << "proxyfence: stats: template calls left unresolved: "
+     << S.UnresolvedCalls << "\n";
+  for (const std::string &Site : S.UnresolvedSites)
+    OS << "proxyfence: stats: unresolved: " << Site
+       << "; its effects are unknown, none assumed\n";
+}
+
+void Analyzer::noteRolePair(const Event &Arrive, const Event &Wait,
+                            bool Matched) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto where = [&](const Event &E) {
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(E.At.S->getBeginLoc()));
+    if (P.isInvalid())
+      return std::string("<unknown>");
+    return std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+           ":" + std::to_string(P.getColumn());
+  };
+  auto what = [](const Event &E) {
+    if (E.Kind != EffectKind::Barrier)
+      return E.What + (E.Mem.isUnknown() || E.Mem.empty()
+                           ? " (barrier object not known)"
+                           : "");
+    // bar.*, barrier.*, __syncthreads alike.
+    return std::string(E.ArriveOnly ? "bar.arrive" : "bar.sync") + " (" +
+           E.Id.describe() + ")";
+  };
+  std::string Key = where(Arrive) + "|" + where(Wait);
+  if (!RolePairs.insert({Key, Matched}).second)
+    return;
+  if (Matched) {
+    ++(Arrive.Kind == EffectKind::Barrier ? Stats.NamedBarrierPairs
+                                          : Stats.MbarrierPairs);
+    return;
+  }
+  ++Stats.UnmatchedSyncs;
+  Stats.UnmatchedSites.push_back(where(Arrive) + ": " + what(Arrive) +
+                                 " and " + where(Wait) + ": " + what(Wait));
+}
+
+void Analyzer::addFinding(Finding F) {
+  auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
+                             F.Async.At.S, F.Async.Loc.getRawEncoding(),
+                             F.Handoff.S);
+  if (FindingKeys.insert(Key).second)
+    Findings.push_back(std::move(F));
+}
+
+} // namespace proxyfence

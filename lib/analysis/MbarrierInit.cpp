@@ -1,0 +1,559 @@
+//===- MbarrierInit.cpp - is an mbarrier's initialisation visible ---------===//
+#include "analysis/MbarrierInit.h"
+#include "model/ClusterLaunch.h"
+#include "analysis/Dataflow.h"
+#include "model/DependentCalls.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/FoldingSet.h"
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+/// How far one init is published on one path.
+enum Flag : unsigned {
+  Fenced = 1,         // fence.mbarrier_init since the init
+  ArrivedRelease = 2, // a cluster arrive that publishes it at the wait
+  ArrivedRelaxed = 4, // a relaxed cluster arrive with no init fence before
+  ClusterSynced = 8,  // a whole cluster arrive + wait since the init
+  Published = 16,     // visible to every CTA of the cluster
+  CtaSynced = 32,     // visible to every thread of the CTA
+  ProxyFenced = 64,   // fence.proxy.async since the init (strict mode)
+  Clusterless = 128,  // took the CTA-barrier arm of a branch on template
+                      // parameters whose other arm syncs the cluster
+};
+/// Summary key of a function entered with no init pending.
+constexpr unsigned NoIncoming = ~0u;
+/// Pending::Init of the caller's init while a function is summarised.
+constexpr unsigned Incoming = ~0u;
+constexpr unsigned NoEvent = ~0u;
+
+struct Pending {
+  unsigned Init; // index into the run's events, or Incoming
+  unsigned Flags;
+  unsigned Relaxed; // the relaxed arrive that did not publish it, or NoEvent
+  /// The init as seen in the function that met Relaxed (where the init fence
+  /// belongs), index into the analyzer's pool; NoEvent while unknown.
+  unsigned FenceAt = NoEvent;
+  auto key() const { return std::tie(Init, Flags, Relaxed, FenceAt); }
+  bool operator<(const Pending &O) const { return key() < O.key(); }
+  bool operator==(const Pending &O) const { return key() == O.key(); }
+};
+using State = std::vector<Pending>; // sorted, unique
+
+unsigned step(unsigned F, const Event &E, bool Strict) {
+  switch (E.Kind) {
+  case EffectKind::InitFence:
+    return F | Fenced;
+  case EffectKind::ClusterArrive:
+    return F | (!E.Relaxed || (F & Fenced) ? ArrivedRelease : ArrivedRelaxed);
+  case EffectKind::ClusterWait:
+    // A wait completes only the arrives made after the init. A relaxed
+    // arrive orders no memory (PTX ISA, barrier.cluster): with no init fence
+    // before it, the init is visible neither to the other CTAs nor to the
+    // other threads of this one.
+    if (F & ArrivedRelease)
+      F |= ClusterSynced | CtaSynced | Published;
+    else if (F & ArrivedRelaxed)
+      F |= ClusterSynced;
+    return F & ~(ArrivedRelease | ArrivedRelaxed);
+  case EffectKind::Barrier:
+    return E.Scope == BarrierScope::Cta ? F | CtaSynced : F;
+  case EffectKind::ProxyFence:
+    return Strict && fenceCoversShared(E.Space) ? F | ProxyFenced : F;
+  default:
+    return F;
+  }
+}
+
+bool isUse(const Event &E) {
+  switch (E.Kind) {
+  case EffectKind::MbarrierArrive:
+  case EffectKind::MbarrierWait:
+  case EffectKind::MbarrierComplete:
+  case EffectKind::AsyncRead:
+  case EffectKind::AsyncWrite:
+    return !E.Mbarrier.empty();
+  default:
+    return false;
+  }
+}
+
+bool isAsync(const Event &E) {
+  return E.Kind == EffectKind::AsyncRead || E.Kind == EffectKind::AsyncWrite;
+}
+} // namespace
+
+struct MbarrierAnalyzer::Summary {
+  /// Events the entries below refer to, in the callee's terms.
+  std::vector<Event> Events;
+  struct Outcome {
+    unsigned Flags;
+    unsigned Relaxed; // index into Events, or NoEvent
+    unsigned FenceAt = NoEvent; // index into the analyzer's pool
+  };
+  /// States the caller's init leaves the callee in (none: always settled).
+  std::vector<Outcome> Exits;
+  /// Uses met while the caller's init was not yet visible to them.
+  struct Use {
+    Event E;
+    Outcome At;
+  };
+  std::vector<Use> Uses;
+  /// The callee's own inits still unsettled at its exit.
+  struct Down {
+    unsigned Init; // index into Events
+    Outcome At;
+  };
+  std::vector<Down> Inits;
+  bool ClusterBarrier = false;
+};
+
+class MbarrierAnalyzer::Run {
+public:
+  Run(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In,
+      const Bindings &B, Summary &Out)
+      : A(A), Fn(Fn), In(In), Binds(B), Out(Out) {}
+
+  void run() {
+    std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
+    if (!G) {
+      if (In != NoIncoming) // transparent
+        Out.Exits.push_back({In, NoEvent});
+      return;
+    }
+    State Entry;
+    if (In != NoIncoming)
+      Entry.push_back({Incoming, In, NoEvent});
+    std::vector<State> States = solveForward(
+        *G, Entry, [&](const Stmt *S, State &St) { transfer(S, St); },
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &Blk, unsigned Succ) {
+          return Binds.feasible(Blk, Succ, A.Ctx);
+        });
+    for (const Pending &P : States[G->getExit().getBlockID()]) {
+      Summary::Outcome O{P.Flags, P.Relaxed, P.FenceAt};
+      if (P.Init == Incoming)
+        Out.Exits.push_back(O);
+      else
+        Out.Inits.push_back({P.Init, O});
+    }
+    Out.Events = Known.events();
+  }
+
+private:
+  void transfer(const Stmt *S, State &St) {
+    if (auto C = A.Events.extract(
+            S, Fn, [&](const Event &E, unsigned Ord) { apply(E, Ord, St); },
+            &Binds))
+      call(*C, St);
+  }
+
+  bool done(unsigned F) const {
+    return (F & Published) && (!A.RequireProxyFence || (F & ProxyFenced));
+  }
+
+  /// Stable index of an event, so that every fixed-point iteration over a
+  /// statement names it the same way.
+  void apply(const Event &E, unsigned Ordinal, State &St) {
+    switch (E.Kind) {
+    case EffectKind::MbarrierInit:
+      St.push_back({Known.intern(E, Ordinal), 0, NoEvent});
+      normalize(St);
+      return;
+    case EffectKind::ClusterArrive:
+    case EffectKind::ClusterWait:
+      Out.ClusterBarrier = true;
+      [[fallthrough]];
+    case EffectKind::InitFence:
+    case EffectKind::Barrier:
+    case EffectKind::ProxyFence: {
+      State Next;
+      for (Pending P : St) {
+        if (E.Kind == EffectKind::ClusterArrive && E.Relaxed &&
+            !(P.Flags & Fenced) && P.Relaxed == NoEvent) {
+          P.Relaxed = Known.intern(E, Ordinal);
+          P.FenceAt = fenceAt(P.Init);
+        }
+        P.Flags = step(P.Flags, E, A.RequireProxyFence);
+        if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Cta &&
+            E.At.Fn == Fn && A.clusterlessArm(E.At))
+          P.Flags |= Clusterless;
+        if (!done(P.Flags))
+          Next.push_back(P);
+      }
+      normalize(Next);
+      St.swap(Next);
+      return;
+    }
+    default:
+      if (isUse(E))
+        for (const Pending &P : St)
+          check(P.Init, P.Flags, P.Relaxed, P.FenceAt, E);
+      return;
+    }
+  }
+
+  /// Where the init fence goes for init \p Init, when a relaxed arrive of
+  /// this function meets it: after the init as this function sees it (the
+  /// caller decides for an init of its own).
+  unsigned fenceAt(unsigned Init) {
+    return Init == Incoming ? NoEvent : A.pool(Known[Init]);
+  }
+
+  /// A use \p E of a barrier while init \p Init is at \p Flags.
+  void check(unsigned Init, unsigned Flags, unsigned Relaxed, unsigned FenceAt,
+             const Event &E) {
+    // In a kernel known to run without a cluster, a "remote" use reaches
+    // this CTA's own barrier. A use exposed to the caller keeps its kind.
+    bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn)) &&
+                    !(Flags & Clusterless);
+    bool Cross = CrossCta && !(Flags & Published);
+    bool Cta = !CrossCta && !(Flags & CtaSynced);
+    bool Proxy = A.RequireProxyFence && isAsync(E) && !(Flags & ProxyFenced);
+    if (!Cross && !Cta && !Proxy)
+      return;
+    if (Init == Incoming) {
+      // The caller matches it with its init (barrier, thread) and reports.
+      auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
+                                 unsigned(E.Kind), Flags, Relaxed);
+      if (ExposedUses.insert(Key).second)
+        Out.Uses.push_back({E, {Flags, Relaxed, FenceAt}});
+      return;
+    }
+    const Event &I = Known[Init];
+    if (!I.Mbarrier.mayAlias(E.Mbarrier))
+      return;
+    std::optional<Event> R, Fence;
+    if (Relaxed != NoEvent)
+      R = Known[Relaxed];
+    if (FenceAt != NoEvent)
+      Fence = A.Pool[FenceAt];
+    if (Cross)
+      A.addFinding(InitHazard::Cluster, I, E, R, Fence, Flags);
+    if (Cta && !A.sameThread(I.At, E.At))
+      A.addFinding(InitHazard::Cta, I, E, R, Fence, Flags);
+    if (Proxy)
+      A.addFinding(InitHazard::ProxyFence, I, E, R, Fence, Flags);
+  }
+
+  void call(const CallSite &C, State &St) {
+    auto lifted = [&](const Summary &S, unsigned K) {
+      return K == NoEvent ? NoEvent
+                          : Known.intern(A.Events.lift(S.Events[K], C, Fn), K);
+    };
+    // A relaxed arrive inside the callee met the caller's init: the fence
+    // goes after the init here.
+    auto outcome = [&](const Summary &S, const Pending &P,
+                       const Summary::Outcome &X) {
+      if (X.Relaxed == NoEvent || P.Relaxed != NoEvent)
+        return Pending{P.Init, X.Flags, P.Relaxed, P.FenceAt};
+      return Pending{P.Init, X.Flags, lifted(S, X.Relaxed), fenceAt(P.Init)};
+    };
+    State Next;
+    Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
+    for (const Pending &P : St) {
+      const Summary &S = A.summary(C.Def, P.Flags, Args);
+      for (const Summary::Use &U : S.Uses) {
+        Pending At = outcome(S, P, U.At);
+        check(P.Init, U.At.Flags, At.Relaxed, At.FenceAt,
+              A.Events.lift(U.E, C, Fn));
+      }
+      for (const Summary::Outcome &X : S.Exits)
+        Next.push_back(outcome(S, P, X));
+    }
+    const Summary &Own = A.summary(C.Def, NoIncoming, Args);
+    Out.ClusterBarrier |= Own.ClusterBarrier;
+    for (const Summary::Down &D : Own.Inits)
+      Next.push_back({lifted(Own, D.Init), D.At.Flags,
+                      lifted(Own, D.At.Relaxed), D.At.FenceAt});
+    normalize(Next);
+    St.swap(Next);
+  }
+
+  MbarrierAnalyzer &A;
+  const FunctionDecl *Fn;
+  unsigned In;
+  const Bindings &Binds;
+  Summary &Out;
+  EventTable Known;
+  std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
+      ExposedUses;
+};
+
+MbarrierAnalyzer::MbarrierAnalyzer(ASTContext &Ctx, EventExtractor &Events,
+                                   bool RequireProxyFence)
+    : Ctx(Ctx), Events(Events), RequireProxyFence(RequireProxyFence),
+      Binder(Ctx) {}
+MbarrierAnalyzer::~MbarrierAnalyzer() = default;
+
+const MbarrierAnalyzer::Summary &
+MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
+                          const Bindings &B) {
+  if (!B.empty() && Specialising.lookup(Def))
+    return summary(Def, In, Bindings());
+  auto Key = std::make_tuple(Def, In, B);
+  auto It = Summaries.find(Key);
+  if (It != Summaries.end())
+    return *It->second; // done, or in progress (recursion: transparent)
+  auto &Slot = Summaries[Key];
+  Slot = std::make_unique<Summary>();
+  if (In != NoIncoming)
+    Slot->Exits.push_back({In, NoEvent});
+  Summary Result;
+  if (Def->getBody()) {
+    ++Specialising[Def];
+    Run(*this, Def, In, B, Result).run();
+    --Specialising[Def];
+  } else if (In != NoIncoming) {
+    Result.Exits.push_back({In, NoEvent});
+  }
+  *Summaries[Key] = std::move(Result);
+  return *Summaries[Key];
+}
+
+void MbarrierAnalyzer::analyze(const FunctionDecl *Fn) {
+  summary(Fn, NoIncoming);
+}
+
+bool MbarrierAnalyzer::singleCta(const FunctionDecl *Fn) {
+  if (!Clusters)
+    Clusters = std::make_unique<ClusterLaunches>(Ctx);
+  return Clusters->singleCta(Fn);
+}
+
+std::vector<InitFinding> MbarrierAnalyzer::findings() const {
+  std::vector<InitFinding> Out;
+  for (const InitFinding &F : Findings) {
+    bool Covered = relaxedOnly(F) && llvm::any_of(Findings, [&](const InitFinding &C) {
+      return C.Kind == InitHazard::Cluster && C.Relaxed &&
+             C.Init.At == F.Init.At && C.Init.Loc == F.Init.Loc;
+    });
+    if (!Covered)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+bool MbarrierAnalyzer::hasClusterBarrier(const FunctionDecl *Fn) {
+  return summary(Fn, NoIncoming).ClusterBarrier;
+}
+
+unsigned MbarrierAnalyzer::pool(const Event &E) {
+  auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), unsigned(E.Kind));
+  auto [It, New] = PoolIndex.try_emplace(Key, Pool.size());
+  if (New)
+    Pool.push_back(E);
+  return It->second;
+}
+
+void MbarrierAnalyzer::addFinding(InitHazard K, const Event &Init,
+                                  const Event &Use,
+                                  const std::optional<Event> &Relaxed,
+                                  const std::optional<Event> &FenceAt,
+                                  unsigned Flags) {
+  auto Key = std::make_tuple(unsigned(K), Init.At.S, Init.Loc.getRawEncoding());
+  auto [It, New] = FindingIndex.try_emplace(Key, Findings.size());
+  if (New)
+    Findings.push_back(InitFinding{K, Init, {}, std::nullopt});
+  InitFinding &F = Findings[It->second];
+  if (New) {
+    F.Initialiser = threadsOf(Init.At, "the threads that execute the init");
+    F.User = threadsOf(Use.At, "every thread of the CTA");
+  }
+  // One wrapper call may initialise several barriers at one written place.
+  F.Init.Mbarrier.merge(Init.Mbarrier);
+  F.Fenced &= bool(Flags & Fenced);
+  F.ClusterSynced &= bool(Flags & ClusterSynced);
+  if (!F.Relaxed && Relaxed) {
+    F.Relaxed = Relaxed;
+    F.FenceAt = FenceAt;
+  }
+  if (UseKeys.insert({It->second, Use.At.S, Use.Loc.getRawEncoding()}).second)
+    F.Uses.push_back(Use);
+}
+
+const ParentMap &MbarrierAnalyzer::parents(const FunctionDecl *Fn) {
+  auto &PM = ParentMaps[Fn];
+  if (!PM)
+    PM = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
+  return *PM;
+}
+
+/// The `if` statements whose then-branch holds \p S, innermost first.
+static std::vector<const IfStmt *> guardsOf(const Stmt *S,
+                                            const ParentMap &PM) {
+  std::vector<const IfStmt *> Out;
+  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == S)
+      Out.push_back(If);
+  return Out;
+}
+
+std::string MbarrierAnalyzer::threadsOf(StmtRef At, llvm::StringRef Otherwise) {
+  if (!At.Fn || !At.Fn->getBody())
+    return Otherwise.str();
+  const ParentMap &PM = parents(At.Fn);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto text = [&](const Stmt *S) {
+    return Lexer::getSourceText(
+               SM.getExpansionRange(S->getSourceRange()),
+               SM, Ctx.getLangOpts())
+        .str();
+  };
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getThen() == S)
+      return "the thread(s) where '" + text(If->getCond()) + "'";
+    if (const auto *For = dyn_cast<ForStmt>(P); For && For->getBody() == S)
+      return "the threads of the loop at line " +
+             std::to_string(SM.getExpansionLineNumber(For->getBeginLoc())) +
+             " (each its share)";
+  }
+  return Otherwise.str();
+}
+
+namespace {
+/// Finds a cluster barrier in a statement: an asm one, or a call whose
+/// callee (or the single candidate of a pattern's call) executes one.
+class ClusterBarrierFinder : public RecursiveASTVisitor<ClusterBarrierFinder> {
+public:
+  explicit ClusterBarrierFinder(MbarrierAnalyzer &A) : A(A) {}
+  bool Found = false;
+  bool VisitGCCAsmStmt(GCCAsmStmt *Asm) {
+    if (llvm::StringRef(Asm->getAsmString()).contains("barrier.cluster"))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee) {
+      DependentCallee D = dependentCallee(Call);
+      Callee = D.Viable.size() == 1 ? D.Viable.front() : nullptr;
+    }
+    const FunctionDecl *Def = nullptr;
+    if (Callee && Callee->hasBody(Def) && Def && A.hasClusterBarrier(Def))
+      Found = true;
+    return !Found;
+  }
+
+private:
+  MbarrierAnalyzer &A;
+};
+} // namespace
+
+namespace {
+/// The `if constexpr` of \p Pattern's body written at \p IfLoc: the
+/// statement an instantiation's `if constexpr` was made from.
+class IfAtFinder : public RecursiveASTVisitor<IfAtFinder> {
+public:
+  explicit IfAtFinder(SourceLocation L) : L(L) {}
+  const IfStmt *Found = nullptr;
+  bool VisitIfStmt(IfStmt *If) {
+    if (If->isConstexpr() && If->getIfLoc() == L)
+      Found = If;
+    return !Found;
+  }
+
+private:
+  SourceLocation L;
+};
+} // namespace
+
+bool MbarrierAnalyzer::clusterlessArm(StmtRef At) {
+  if (!At.Fn || !At.Fn->getBody())
+    return false;
+  if (!At.Fn->isDependentContext())
+    return instantiatedClusterlessArm(At);
+  return armBesideClusterBarrier(At, [](const Stmt *S, const Stmt *P,
+                                        bool &Stop) -> const Stmt * {
+    const Expr *Cond = nullptr;
+    const Stmt *Other = nullptr;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      Stop = S == CO->getCond();
+      Cond = CO->getCond();
+      Other = S == CO->getTrueExpr() ? CO->getFalseExpr() : CO->getTrueExpr();
+    } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+      Stop = S != If->getThen() && S != If->getElse();
+      Cond = If->getCond();
+      Other = S == If->getThen() ? If->getElse() : If->getThen();
+    }
+    if (Stop || !Cond || !Cond->isValueDependent() || !isTemplateConstant(Cond))
+      return nullptr;
+    return Other;
+  });
+}
+
+bool MbarrierAnalyzer::instantiatedClusterlessArm(StmtRef At) {
+  const FunctionDecl *Pattern = At.Fn->getTemplateInstantiationPattern();
+  if (!Pattern || !Pattern->getBody())
+    return false;
+  return armBesideClusterBarrier(At, [&](const Stmt *S, const Stmt *P,
+                                         bool &) -> const Stmt * {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || !If->isConstexpr() ||
+        (S != If->getThen() && S != If->getElse()))
+      return nullptr;
+    IfAtFinder Find(If->getIfLoc());
+    Find.TraverseStmt(Pattern->getBody());
+    if (!Find.Found)
+      return nullptr;
+    // The arm this instantiation discarded, as the pattern writes it.
+    return S == If->getThen() ? Find.Found->getElse() : Find.Found->getThen();
+  });
+}
+
+bool MbarrierAnalyzer::armBesideClusterBarrier(
+    StmtRef At,
+    llvm::function_ref<const Stmt *(const Stmt *, const Stmt *, bool &)>
+        OtherArm) {
+  const ParentMap &PM = parents(At.Fn);
+  for (const Stmt *S = At.S, *P = PM.getParent(S); P;
+       S = P, P = PM.getParent(P)) {
+    bool Stop = false;
+    const Stmt *Other = OtherArm(S, P, Stop);
+    if (Stop)
+      return false;
+    if (!Other)
+      continue;
+    ClusterBarrierFinder F(*this);
+    F.TraverseStmt(const_cast<Stmt *>(Other));
+    if (F.Found)
+      return true;
+  }
+  return false;
+}
+
+bool MbarrierAnalyzer::sameThread(StmtRef Init, StmtRef Use) {
+  if (!Init.Fn || Init.Fn != Use.Fn)
+    return false;
+  const ParentMap &PM = parents(Init.Fn);
+  std::vector<const IfStmt *> InitGuards = guardsOf(Init.S, PM);
+  if (InitGuards.empty())
+    return false;
+  // `if (threadIdx.x == 0) init(...); ... if (threadIdx.x == 0) use(...);`
+  // names the same thread twice.
+  llvm::FoldingSetNodeID G;
+  InitGuards.front()->getCond()->Profile(G, Ctx, /*Canonical=*/true);
+  for (const IfStmt *If : guardsOf(Use.S, PM)) {
+    if (If == InitGuards.front())
+      return true;
+    llvm::FoldingSetNodeID U;
+    If->getCond()->Profile(U, Ctx, /*Canonical=*/true);
+    if (U == G)
+      return true;
+  }
+  return false;
+}
+
+bool relaxedOnly(const InitFinding &F) {
+  return F.Kind == InitHazard::Cta && F.Relaxed && F.ClusterSynced;
+}
+
+} // namespace proxyfence

@@ -1,0 +1,737 @@
+//===- Driver.cpp - run the analysis on files, report, fix -----------------===//
+#include "support/Files.h"
+#include "proxyfence/Driver.h"
+#include "analysis/Analysis.h"
+#include "frontend/CompileArgs.h"
+#include "proxyfence/Config.h"
+#include "report/Formats.h"
+#include "frontend/HeaderTU.h"
+#include "driver/InputAnalysis.h"
+#include "driver/IsolatedAnalysis.h"
+#include "driver/ResultCache.h"
+#include "rules/MbarrierInit.h"
+#include "report/Output.h"
+#include "proxyfence/Rules.h"
+#include "proxyfence/TranslationUnit.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticAST.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/thread.h"
+#include "clang/Basic/Stack.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include "llvm/Support/Signals.h"
+#include <cstring>
+#include <set>
+#include <tuple>
+#include <unistd.h>
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+
+/// A clear reason why \p Path cannot be analysed (or, with \p ForFix,
+/// rewritten), or empty.
+std::string checkInputFile(llvm::StringRef Path, bool ForFix) {
+  llvm::sys::fs::file_status St;
+  if (std::error_code EC = llvm::sys::fs::status(Path, St))
+    return "cannot read '" + Path.str() + "': " + EC.message();
+  if (llvm::sys::fs::is_directory(St))
+    return "'" + Path.str() + "' is a directory, not a source file";
+  // A FIFO or a device would block the front end or read as nothing.
+  if (!llvm::sys::fs::is_regular_file(St))
+    return "'" + Path.str() + "' is not a regular file";
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "cannot read '" + Path.str() + "': " + Buf.getError().message();
+  llvm::StringRef Text = (*Buf)->getBuffer().take_front(1 << 16);
+  if (Text.contains('\0'))
+    return "'" + Path.str() + "' is not a CUDA or C++ source file (binary data)";
+  if (ForFix) {
+    std::string Why = whyNotWritable(Path);
+    if (!Why.empty())
+      return Why + "; --fix cannot rewrite it";
+  }
+  return "";
+}
+
+} // namespace
+
+
+llvm::Error writeNewFile(llvm::StringRef Path, llvm::StringRef Content) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".%%%%%%.tmp";
+  int FD;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Tmp))
+    return llvm::createStringError(EC, "cannot create a file next to '" +
+                                           Path.str() + "': " + EC.message());
+  llvm::sys::RemoveFileOnSignal(Tmp);
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.flush();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Tmp, Path);
+  if (EC)
+    llvm::sys::fs::remove(Tmp);
+  llvm::sys::DontRemoveFileOnSignal(Tmp);
+  if (EC)
+    return llvm::createStringError(EC, "cannot write '" + Path.str() +
+                                           "': " + EC.message());
+  return llvm::Error::success();
+}
+
+
+/// Keys the edits of \p R by the file they land in (symlinks resolved), so
+/// that a file reached under two names is written once.
+static void keyEditsByRealPath(FileResult &R) {
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals;
+  for (auto &[Path, Repls] : R.Edits) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Path, Real))
+      Real = Path; // gone: writing it fails later, with a message
+    std::string Key(Real);
+    for (const tooling::Replacement &Rep : Repls)
+      llvm::consumeError(Edits[Key].add(tooling::Replacement(
+          Key, Rep.getOffset(), Rep.getLength(), Rep.getReplacementText())));
+    auto Orig = R.Originals.find(Path);
+    if (Orig != R.Originals.end())
+      Originals[Key] = std::move(Orig->second);
+  }
+  R.Edits = std::move(Edits);
+  R.Originals = std::move(Originals);
+}
+
+
+/// The compilation database in \p BuildPath, or null and a one-line \p Why.
+static std::unique_ptr<tooling::CompilationDatabase>
+loadDatabase(const std::string &BuildPath, std::string &Why) {
+  std::string Msg;
+  auto DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Msg);
+  if (!DB) {
+    // One line: the loaders' reasons come one per line.
+    std::string Reason = llvm::StringRef(Msg).trim().str();
+    std::replace(Reason.begin(), Reason.end(), '\n', ' ');
+    Why = "cannot load a compilation database from '" + BuildPath +
+          "': " + Reason;
+  }
+  return DB;
+}
+
+/// Whether a database entry compiles CUDA: a .cu/.cuh file, or a command
+/// that says so with clang's `-x cuda` or nvcc's `-x cu`.
+static bool isCudaEntry(const tooling::CompileCommand &C) {
+  llvm::StringRef Ext = llvm::sys::path::extension(C.Filename);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return true;
+  const std::vector<std::string> &Args = C.CommandLine;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I], Lang;
+    if ((A == "-x" || A == "--x" || A == "--language") && I + 1 < Args.size())
+      Lang = Args[I + 1];
+    else if (!A.consume_front("-x=") && !A.consume_front("--x=") &&
+             !A.consume_front("--language=") && !A.consume_front("-x"))
+      continue;
+    else
+      Lang = A;
+    if (Lang == "cuda" || Lang == "cu")
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
+                                           std::string &Why) {
+  auto DB = loadDatabase(BuildPath, Why);
+  if (!DB)
+    return {};
+  std::vector<tooling::CompileCommand> All = DB->getAllCompileCommands();
+  if (All.empty()) {
+    Why = "the compilation database in '" + BuildPath + "' has no entries";
+    return {};
+  }
+  std::vector<std::string> Files;
+  std::set<std::string> Seen;
+  for (const tooling::CompileCommand &C : All) {
+    if (!isCudaEntry(C))
+      continue;
+    llvm::SmallString<256> Path(C.Filename);
+    if (llvm::sys::path::is_relative(Path)) {
+      Path = C.Directory;
+      llvm::sys::path::append(Path, C.Filename);
+    }
+    // A file built twice (two targets) is analysed once, with its first
+    // entry, as when it is named on the command line.
+    std::string Abs = absolutePath(Path);
+    if (Seen.insert(Abs).second)
+      Files.push_back(Abs);
+  }
+  if (Files.empty())
+    Why = "the compilation database in '" + BuildPath +
+          "' has no CUDA entries (.cu/.cuh files or -x cuda commands); name "
+          "the files to analyse";
+  return Files;
+}
+
+std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
+                                        std::string &Why,
+                                        std::vector<HeaderJob> *Headers) {
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  if (!Opts.BuildPath.empty()) {
+    DB = loadDatabase(Opts.BuildPath, Why);
+    if (!DB)
+      return {};
+  }
+  std::vector<InputCommand> Jobs;
+  for (const std::string &F : Opts.Files) {
+    Why = checkInputFile(F, Opts.Fix);
+    if (!Why.empty())
+      return {};
+    std::string Abs = absolutePath(F);
+    std::vector<std::string> Cmd{"clang++"};
+    if (DB) {
+      std::vector<tooling::CompileCommand> CCs = DB->getCompileCommands(Abs);
+      // A command guessed from another file's (clang's interpolation for
+      // files the database does not list) is not the file's own.
+      llvm::erase_if(CCs, [](const tooling::CompileCommand &C) {
+        return !C.Heuristic.empty();
+      });
+      HeaderJob Header;
+      if (CCs.empty()) {
+        std::optional<HeaderContext> H;
+        if (isHeaderName(Abs))
+          H = headerContext(*DB, Abs);
+        if (!H) {
+          Why = "'" + F + "' is not in the compilation database in '" +
+                Opts.BuildPath + "'";
+          return {};
+        }
+        Header.Note = describeHeaderContext(Abs, *H);
+        if (H->Includes) {
+          Header.Focus = Abs;
+          Abs = H->EntryFile;
+        }
+        CCs = {H->Command};
+      }
+      if (Headers)
+        Headers->push_back(Header);
+      Cmd = CCs.front().CommandLine;
+      // Relative -I paths in the database are relative to its directory.
+      if (!CCs.front().Directory.empty())
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
+    } else if (Headers) {
+      Headers->emplace_back();
+    }
+    if (!Opts.LaunchCommand.empty()) {
+      Cmd = Opts.LaunchCommand;
+      llvm::SmallString<256> Cwd;
+      if (!llvm::sys::fs::current_path(Cwd))
+        Cmd.insert(Cmd.begin() + 1, "-working-directory=" + Cwd.str().str());
+    }
+    Cmd.insert(Cmd.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+    Jobs.push_back({Abs, Cmd});
+  }
+  return Jobs;
+}
+
+namespace {
+/// "[12/340] file.cu" on one line of stderr while files are analysed, only
+/// on a terminal; erased before anything else is printed.
+class ProgressLine {
+public:
+  ProgressLine(llvm::raw_ostream &Err, size_t Total)
+      : Err(Err), Total(Total),
+        Enabled(Total > 1 && llvm::sys::Process::StandardErrIsDisplayed()) {}
+  /// Callers hold Lock.
+  void started(size_t Index, llvm::StringRef Name) {
+    if (!Enabled)
+      return;
+    Err << "\r\x1b[K[" << Index + 1 << "/" << Total << "] " << Name;
+    Err.flush();
+    Shown = true;
+  }
+  void clear() {
+    if (!Shown)
+      return;
+    Err << "\r\x1b[K";
+    Err.flush();
+    Shown = false;
+  }
+  std::mutex Lock;
+
+private:
+  llvm::raw_ostream &Err;
+  size_t Total;
+  bool Enabled, Shown = false;
+};
+} // namespace
+/// One input analysed within --timeout: in a child process that can be
+/// killed, or with --timeout=0 here. A result cache hit (unless
+/// --no-cache) skips both.
+static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
+                                      const InputCommand &Job,
+                                      const std::set<std::string> &Reported) {
+  static ResultCache Cache;
+  bool Cached = Opts.UseCache && Cache.enabled();
+  if (Cached)
+    if (std::optional<FileOutcome> Hit = Cache.lookup(Opts, Job, Reported)) {
+      Hit->FromCache = true;
+      return std::move(*Hit);
+    }
+  FileOutcome O = Opts.Timeout ? analyseInputIsolated(Opts, Job, Reported)
+                               : analyseInput(Opts, Job, Reported);
+  if (Cached)
+    Cache.store(Opts, Job, O);
+  return O;
+}
+
+int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err) {
+  auto fail = [&](const std::string &Msg) {
+    Err << "proxyfence: error: " << Msg << "\n";
+    return ExitInputError;
+  };
+  if (Opts.Files.empty() && Opts.BuildPath.empty())
+    return fail("no input files (usage: proxyfence [options] <file>... "
+                "[-- <compiler args>], or proxyfence -p <build dir>)");
+  if (!Opts.Arch.empty() && !isKnownArch(Opts.Arch))
+    return fail("unknown --arch '" + Opts.Arch +
+                "' (expected a CUDA GPU architecture such as sm_90a or sm_100a)");
+  if (!llvm::sys::fs::exists(Opts.CudaPath + "/include/cuda.h"))
+    return fail("no CUDA installation at '" + Opts.CudaPath +
+                "' (include/cuda.h not found); use --cuda-path");
+  std::string RegexError;
+  if (!Opts.HeaderFilter.empty() &&
+      !llvm::Regex(Opts.HeaderFilter).isValid(RegexError))
+    return fail("invalid --header-filter '" + Opts.HeaderFilter +
+                "': " + RegexError);
+
+  // Every input is checked before anything is analysed or written. With -p
+  // and no files: every CUDA entry of the database.
+  std::string Why;
+  DriverOptions Inputs = Opts;
+  if (Inputs.Files.empty()) {
+    Inputs.Files = cudaDatabaseFiles(Opts.BuildPath, Why);
+    if (!Why.empty())
+      return fail(Why);
+  }
+  if (Opts.ShardCount) {
+    // Every N-th input from the K-th: a CI matrix splits a database the
+    // same way on every machine, and the shards' union is the whole.
+    std::vector<std::string> Shard;
+    for (size_t I = Opts.ShardIndex; I < Inputs.Files.size(); I += Opts.ShardCount)
+      Shard.push_back(Inputs.Files[I]);
+    Inputs.Files = std::move(Shard);
+    if (Inputs.Files.empty()) {
+      if (!Opts.Quiet)
+        Err << "proxyfence: 0 findings in 0 files (shard " << Opts.ShardIndex + 1
+            << "/" << Opts.ShardCount << " is empty)\n";
+      return ExitClean;
+    }
+  }
+  const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
+  std::vector<HeaderJob> Headers;
+  std::vector<InputCommand> Jobs = inputCommands(Inputs, Why, &Headers);
+  if (!Why.empty())
+    return fail(Why);
+  // Each input's options: its .proxyfence.yaml under the command line.
+  std::vector<DriverOptions> FileOpts = optionsPerInput(Opts, Jobs, Why);
+  if (!Why.empty())
+    return fail(Why);
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    FileOpts[I].FocusHeader = Headers[I].Focus;
+    FileOpts[I].HeaderContextNote = Headers[I].Note;
+  }
+
+  if (Opts.PrintCommands) {
+    // The exact front-end command, for reproducing a parse (and bench/).
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      const auto &[File, Cmd] = Jobs[I];
+      for (const std::string &A :
+           deviceCommand(Cmd, File,
+                         {FileOpts[I].Arch, Opts.CudaPath, Opts.NvccView}))
+        Out << llvm::sys::path::convert_to_slash(A) << '\0';
+      Out << '\n';
+    }
+    return ExitClean;
+  }
+
+  // -j: workers take the files in input order, each skipping the findings
+  // of earlier files that have finished. Results are then taken in input
+  // order; one that repeats a finding an earlier file reported (a shared
+  // header that file had not finished yet) is analysed again with all of
+  // them, so that output, deduplication and fixes are the serial run's.
+  ProgressLine Progress(Err, Jobs.size());
+  size_t Threads = Opts.Jobs ? Opts.Jobs
+                             : llvm::hardware_concurrency().compute_thread_count();
+  Threads = std::min(Threads, Jobs.size());
+  std::vector<FileOutcome> Outcomes(Jobs.size());
+  std::vector<std::vector<std::string>> FinishedKeys(Jobs.size());
+  std::vector<char> Finished(Jobs.size(), 0);
+  std::condition_variable FinishedCV;
+  std::atomic<size_t> Next{0};
+  std::vector<llvm::thread> Workers;
+  if (Threads > 1) {
+    // Colours are looked up (and cached) once, not by each thread.
+    (void)llvm::outs().has_colors();
+    for (size_t T = 0; T < Threads; ++T)
+      Workers.emplace_back(std::optional<unsigned>(clang::DesiredStackSize), [&] {
+        clang::noteBottomOfStack();
+        for (size_t I; (I = Next++) < Jobs.size();) {
+          std::set<std::string> Earlier;
+          {
+            std::lock_guard<std::mutex> G(Progress.Lock);
+            Progress.started(I, Names[I]);
+            for (size_t J = 0; J < I; ++J)
+              Earlier.insert(FinishedKeys[J].begin(), FinishedKeys[J].end());
+          }
+          FileOutcome O = analyseWithinLimit(FileOpts[I], Jobs[I], Earlier);
+          std::lock_guard<std::mutex> G(Progress.Lock);
+          if (O.accepted())
+            FinishedKeys[I] = O.R.Keys;
+          Outcomes[I] = std::move(O);
+          Finished[I] = 1;
+          FinishedCV.notify_all();
+        }
+      });
+  }
+
+  std::vector<FileResult> Results(Jobs.size());
+  std::set<std::string> Reported; // findingKey of what earlier files reported
+  unsigned InputErrors = 0, Degraded = 0, CacheHits = 0;
+  std::vector<std::string> DegradedFiles;
+  std::vector<std::pair<std::string, std::string>> Incomplete;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    FileOutcome O;
+    if (Workers.empty()) {
+      {
+        std::lock_guard<std::mutex> G(Progress.Lock);
+        Progress.started(I, Names[I]);
+      }
+      O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
+    } else {
+      {
+        std::unique_lock<std::mutex> L(Progress.Lock);
+        FinishedCV.wait(L, [&] { return Finished[I] != 0; });
+      }
+      O = std::move(Outcomes[I]);
+      if (llvm::any_of(O.R.Keys,
+                       [&](const std::string &K) { return Reported.count(K); }))
+        O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
+    }
+    FileResult &R = Results[I];
+    R = std::move(O.R);
+    CacheHits += O.FromCache;
+    std::lock_guard<std::mutex> G(Progress.Lock);
+    Progress.clear();
+    if (!O.Failure.empty()) {
+      Err << "proxyfence: error: cannot analyse '" << Names[I] << "': "
+          << O.Failure << "\n";
+      ++InputErrors;
+      continue;
+    }
+    if (!O.accepted()) {
+      Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
+          << (O.FirstError.empty() ? "" : ": ") << O.FirstError << "\n";
+      ++InputErrors;
+      continue;
+    }
+    Reported.insert(R.Keys.begin(), R.Keys.end());
+    keyEditsByRealPath(R);
+    if (R.Blind.mostlyStubs() && !Opts.Quiet)
+      Err << "proxyfence: note: '" << Names[I] << "': " << R.Blind.Stubs.size()
+          << " of " << R.Blind.DeviceFunctions
+          << " device functions are stubs for "
+          << targetArch(Jobs[I].second, FileOpts[I].Arch)
+          << " (code preprocessed away, or only a trap); check --arch and "
+             "the -D flags of the build (--stats lists them)\n";
+    if (Opts.Format == OutputFormat::Text)
+      Out << R.Report;
+    if (O.Errors) {
+      ++Degraded;
+      DegradedFiles.push_back(Names[I]);
+      std::string Why =
+          "the clang front end rejected part of this file (" +
+          std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
+          "; first: " + O.FirstError + ")" +
+          (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                                 std::to_string(Opts.MaxErrors)
+                           : std::string()) +
+          "; findings cover what could be analysed";
+      if (Opts.Format == OutputFormat::Text)
+        Out << Names[I] << ": note: " << Why << " [proxyfence]\n";
+      else
+        Incomplete.emplace_back(Names[I], Why);
+      if (Opts.Strict)
+        Err << "proxyfence: error: '" << Names[I]
+            << "' has front-end errors (first: " << O.FirstError
+            << ") and --strict is set\n";
+    }
+  }
+  for (llvm::thread &W : Workers)
+    W.join();
+  Out.flush();
+
+  if (InputErrors || (Opts.Strict && Degraded))
+    return ExitInputError; // nothing is written after an input error
+
+  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0,
+           InLibrary = 0;
+  bool VerifyFailed = false, WriteFailed = false;
+  tooling::TranslationUnitDiagnostics TUD;
+  TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
+  // Merge the edits of every file (a header fixed from two files once).
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals;
+  // clang-apply-replacements applies every replacement of every diagnostic
+  // of a translation unit, and two equal insertions at one offset add the
+  // text twice: a fence point (or an include) shared by several findings is
+  // exported with the first of them only.
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
+  RunFindings Machine; // --format=sarif/json
+  BlindSpots Blind;    // over every input
+  for (FileResult &R : Results) {
+    Blind.add(R.Blind);
+    Findings += R.Findings;
+    Suppressed += R.Suppressed;
+    InLibrary += R.InLibrary;
+    if (Opts.Format != OutputFormat::Text || !Opts.SarifFile.empty())
+      Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
+    for (tooling::Diagnostic D : R.Diags) {
+      std::vector<std::string> Emptied;
+      for (auto &[Path, Repls] : D.Message.Fix) {
+        tooling::Replacements Kept;
+        for (const tooling::Replacement &Rep : Repls)
+          if (Exported
+                  .insert({Rep.getFilePath().str(), Rep.getOffset(),
+                           Rep.getLength(), Rep.getReplacementText().str()})
+                  .second)
+            llvm::consumeError(Kept.add(Rep));
+        if (Kept.empty())
+          Emptied.push_back(Path.str());
+        Repls = std::move(Kept);
+      }
+      for (const std::string &Path : Emptied)
+        D.Message.Fix.erase(Path);
+      TUD.Diagnostics.push_back(std::move(D));
+    }
+    for (auto &[Path, Repls] : R.Edits)
+      for (const tooling::Replacement &Rep : Repls) {
+        // The same edit planned from two inputs (a header): apply it once.
+        if (llvm::is_contained(Edits[Path], Rep))
+          continue;
+        if (llvm::Error E = Edits[Path].add(Rep)) {
+          llvm::consumeError(std::move(E));
+          Err << "proxyfence: warning: conflicting fixes in '" << Path
+              << "'; one was dropped\n";
+        }
+      }
+    for (auto &[Path, Text] : R.Originals)
+      Originals.emplace(Path, Text);
+  }
+
+  // Before --fix writes: lines and columns are those of the analysed text.
+  Machine.Texts = Originals;
+  Machine.Incomplete = Incomplete;
+  if (!Opts.SarifFile.empty()) {
+    std::string Log;
+    llvm::raw_string_ostream LogOS(Log);
+    writeSarif(Machine, LogOS);
+    if (llvm::Error E = writeNewFile(Opts.SarifFile, Log)) {
+      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+  }
+  if (Opts.Format != OutputFormat::Text) {
+    if (Opts.Format == OutputFormat::Sarif)
+      writeSarif(Machine, Out);
+    else
+      writeJson(Machine, Out);
+    Out.flush();
+  }
+
+  if (!Opts.ExportFixes.empty())
+    if (llvm::Error E = exportFixes(Opts.ExportFixes, TUD)) {
+      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+      return ExitInputError;
+    }
+
+  Remaining = Findings;
+  if (Opts.Fix) {
+    // Every file is checked before any is written: a fix spread over a
+    // kernel and its header is applied whole or not at all.
+    bool Writable = true;
+    for (const auto &[Path, Repls] : Edits) {
+      auto Orig = Originals.find(Path);
+      std::string Why = Orig == Originals.end()
+                            ? ""
+                            : whyNotRewritable(Path, Orig->second);
+      if (!Why.empty()) {
+        Err << "proxyfence: error: " << Why << "; nothing was written\n";
+        Writable = false;
+      }
+    }
+    if (!Writable)
+      return ExitInputError;
+    std::optional<HarnessRun> Baseline;
+    if (!Edits.empty())
+      Baseline = runBaseline(verifyOptions(Opts), Err);
+    std::set<std::string> Failed;
+    for (auto &[Path, Repls] : Edits) {
+      auto Orig = Originals.find(Path);
+      if (Orig == Originals.end())
+        continue;
+      auto NewText = tooling::applyAllReplacements(Orig->second, Repls);
+      if (!NewText) {
+        Err << "proxyfence: error: cannot apply fixes to '" << Path
+            << "': " << llvm::toString(NewText.takeError()) << "\n";
+        Failed.insert(Path);
+        continue;
+      }
+      if (llvm::Error E = writeFileAtomically(Path, Orig->second, *NewText)) {
+        Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
+        Failed.insert(Path);
+      } else {
+        ++Written;
+      }
+    }
+    WriteFailed = !Failed.empty();
+    // A finding is fixed when its fix was planned and its file written.
+    Remaining = 0;
+    for (const FileResult &R : Results) {
+      Remaining += R.Unfixable;
+      unsigned FixedHere = R.Findings - R.Unfixable;
+      bool AllWritten = true;
+      for (const auto &[Path, Repls] : R.Edits)
+        AllWritten &= !Failed.count(Path);
+      if (AllWritten)
+        Fixed += FixedHere;
+      else
+        Remaining += FixedHere;
+    }
+    if (Opts.Verify.Enabled) {
+      std::vector<VerifyOptions> VerifyOpts;
+      for (const DriverOptions &O : FileOpts)
+        VerifyOpts.push_back(verifyOptions(O));
+      std::vector<VerifyUnit> Units;
+      for (size_t I = 0; I < Results.size(); ++I) {
+        VerifyUnit U;
+        U.File = Results[I].File;
+        U.Name = Names[I];
+        U.Command = Jobs[I].second;
+        U.Sites = Results[I].Sites;
+        U.Options = &VerifyOpts[I];
+        // What was written to each file, so that a rollback restores it.
+        for (const auto &[Path, Repls] : Results[I].Edits)
+          if (!Failed.count(Path) && Originals.count(Path)) {
+            U.Originals[Path] = Originals[Path];
+            U.Edits[Path] = Edits[Path];
+          }
+        Units.push_back(std::move(U));
+      }
+      // Verification reports on stdout in text mode only: a SARIF or JSON
+      // document there must stay one document.
+      VerifyTotals T = verifyFixes(
+          Units, verifyOptions(Opts), Opts.Format == OutputFormat::Text ? Out : Err, Err,
+          Baseline ? &*Baseline : nullptr);
+      T.RolledBack = std::min(T.RolledBack, Fixed);
+      Fixed -= T.RolledBack;
+      Remaining += T.RolledBack;
+      VerifyFailed = T.Failed;
+    }
+  }
+
+  if (!Opts.Quiet) {
+    Err << "proxyfence: " << Findings << " finding" << (Findings == 1 ? "" : "s")
+        << " in " << Results.size() << " file" << (Results.size() == 1 ? "" : "s");
+    if (Opts.Fix)
+      Err << ", " << Fixed << " fixed, " << Remaining << " left";
+    if (Suppressed)
+      Err << " (" << Suppressed << " suppressed)";
+    if (InLibrary)
+      Err << "; " << InLibrary << " in library code, not reported "
+          << "(--header-filter selects headers to report)";
+    Err << "\n";
+    if (Blind.Stubs.size() || Blind.Dropped.size())
+      Err << "proxyfence: not seen: " << Blind.Stubs.size()
+          << " stub device function" << (Blind.Stubs.size() == 1 ? "" : "s")
+          << ", " << Blind.Dropped.size() << " with code dropped by "
+          << "front-end errors, of " << Blind.DeviceFunctions
+          << " (see --stats)\n";
+    if (!DegradedFiles.empty()) {
+      Err << "proxyfence: not fully analysed (front-end errors):";
+      for (const std::string &F : DegradedFiles)
+        Err << " " << F;
+      Err << "\n";
+    }
+  }
+  if (Opts.Stats) {
+    AnalysisStats Total;
+    for (const FileResult &R : Results)
+      Total.add(R.Stats);
+    printStats(Total, Err);
+    unsigned Repairs = 0;
+    for (const FileResult &R : Results)
+      Repairs += R.Repairs;
+    Err << "proxyfence: stats: device functions: " << Blind.DeviceFunctions
+        << ", stubs: " << Blind.Stubs.size()
+        << ", code dropped by front-end errors: " << Blind.Dropped.size()
+        << "; asm rejections repaired for clang: " << Repairs << "\n";
+    SemaRecoveryCounts Sema;
+    unsigned AsmLeft = 0;
+    for (const FileResult &R : Results) {
+      Sema.add(R.SemaRepairs);
+      AsmLeft += R.AsmLeft;
+    }
+    Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
+        << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
+        << " declared with a constructor, " << Sema.Alignas
+        << " under-aligned alignas, " << Sema.ExternShared
+        << " extern __shared__ non-array" << (Sema.ExternShared == 1 ? "" : "s")
+        << "; asm rejections left unrepaired: "
+        << AsmLeft << "\n";
+    Err << "proxyfence: stats: asm in that code:";
+    if (Blind.AsmKinds.empty())
+      Err << " none";
+    for (const auto &[Kind, N] : Blind.AsmKinds)
+      Err << (&Kind == &Blind.AsmKinds.begin()->first ? " " : ", ") << Kind
+          << " " << N;
+    Err << "\n";
+    for (const std::string &S : Blind.Stubs)
+      Err << "proxyfence: stats: stub: " << S << "\n";
+    for (const std::string &S : Blind.Dropped)
+      Err << "proxyfence: stats: dropped: " << S << "\n";
+    Err << "proxyfence: stats: result cache: " << CacheHits << " of " << Results.size()
+        << " files reused\n";
+  }
+  if (WriteFailed)
+    return ExitInputError;
+  // --exit-non-zero-on-fix: a changed file fails the run, as formatters
+  // fail a pre-commit hook, so that the change is reviewed and staged.
+  bool FailOnWrite = Opts.ExitNonZeroOnFix && Written;
+  return Remaining || VerifyFailed || FailOnWrite ? ExitFindings : ExitClean;
+}
+
+} // namespace proxyfence

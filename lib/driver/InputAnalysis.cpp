@@ -1,0 +1,299 @@
+//===- InputAnalysis.cpp - the front end and the analysis of one input -----===//
+#include "support/ContentHash.h"
+#include "driver/InputAnalysis.h"
+#include "frontend/CompileArgs.h"
+#include "proxyfence/NvccView.h"
+#include "frontend/SourceRecovery.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticAST.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <map>
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+
+/// Collects the front end's errors instead of printing them: real kernels
+/// use things clang rejects and nvcc accepts, and the analysis goes on over
+/// the partial AST (as clang-tidy does).
+class FrontEndErrors : public DiagnosticConsumer {
+public:
+  unsigned Count = 0;
+  std::string First;
+  /// clang stopped at its error limit (--max-errors).
+  bool LimitHit = false;
+  std::vector<SourceLocation> Locations; // of the errors, while parsing
+  /// Offsets of `%` escapes clang rejected in asm strings, by file: those
+  /// the source recovery did not see (an asm string spelled in a macro).
+  std::map<std::string, std::vector<unsigned>> AsmEscapes;
+  /// Declarations nvcc accepts that clang's Sema rejects: their errors are
+  /// recovered, not counted, nor counted towards --max-errors.
+  SemaRecovery Recovery;
+  unsigned MaxErrors = 0;
+  unsigned Claimed = 0;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L < DiagnosticsEngine::Error)
+      return;
+    if (Recovery.claim(Info)) {
+      if (MaxErrors) // the engine counted it: move its limit past it
+        const_cast<DiagnosticsEngine *>(Info.getDiags())
+            ->setErrorLimit(MaxErrors + ++Claimed);
+      return;
+    }
+    if (Info.getID() == diag::fatal_too_many_errors) {
+      LimitHit = true;
+      return;
+    }
+    ++Count;
+    if (Info.hasSourceManager() && Info.getLocation().isValid())
+      Locations.push_back(Info.getLocation());
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
+      const SourceManager &SM = Info.getSourceManager();
+      SourceLocation L = SM.getSpellingLoc(Info.getLocation());
+      if (L.isValid() && L.isFileID() && !SM.getFilename(L).empty())
+        AsmEscapes[SM.getFilename(L).str()].push_back(SM.getFileOffset(L));
+    }
+    if (!First.empty())
+      return;
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P =
+          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+                ":" + std::to_string(P.getColumn()) + ": ";
+    }
+    First += Msg.str();
+  }
+};
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(const DriverOptions &Opts, FileResult &R,
+                   const std::set<std::string> &Reported,
+                   FrontEndErrors &Errors)
+      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
+
+  ASTMutationListener *GetASTMutationListener() override {
+    return &Errors.Recovery;
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    R.Ran = true;
+    Errors.Recovery.finish();
+    R.SemaRepairs = Errors.Recovery.counts();
+    static_cast<TranslationUnitResult &>(R) = analyzeTranslationUnit(
+        Ctx, Opts, Reported, llvm::outs().has_colors(), Errors.Locations);
+    // Findings are counted as reported: one per warning.
+    R.Findings = R.Diags.size();
+    SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      if (auto Buf = It->second->getBufferIfLoaded()) {
+        llvm::SmallString<256> Path(It->first.getName());
+        // `..` stays: removing it by hand is wrong across symlinks.
+        SM.getFileManager().makeAbsolutePath(Path);
+        // The nvcc prelude lives in memory only; the cache key holds it.
+        if (!llvm::sys::fs::exists(Path))
+          continue;
+        R.Inputs.emplace_back(std::string(Path), contentHash(Buf->getBuffer()));
+      }
+    llvm::sort(R.Inputs);
+  }
+
+private:
+  const DriverOptions &Opts;
+  FileResult &R;
+  const std::set<std::string> &Reported;
+  FrontEndErrors &Errors;
+};
+
+/// Moves the lexer of the file being read to its end: the parser then sees
+/// the end of each file on the include stack in turn, and the translation
+/// unit ends with what was parsed so far.
+void stopLexing(Preprocessor &PP) {
+  // Outside a macro expansion the current lexer is always a raw-source
+  // Lexer (clang has no other kind of file lexer since the PTH one left).
+  if (auto *L = static_cast<Lexer *>(PP.getCurrentLexer()))
+    L->seek(L->getBuffer().size(), /*IsAtStartOfLine=*/false);
+}
+
+class AnalysisAction : public ASTFrontendAction {
+public:
+  AnalysisAction(const DriverOptions &Opts, FileResult &R,
+                 const std::set<std::string> &Reported, FrontEndErrors &Errors)
+      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    if (Opts.NvccView)
+      undoClangOptOuts(CI.getPreprocessor());
+    Errors.Recovery.attach(CI);
+    return std::make_unique<AnalysisConsumer>(Opts, R, Reported, Errors);
+  }
+
+  /// Past --max-errors clang only stops reporting: it would go on parsing
+  /// (a file of repeated redefinitions costs minutes), so the parse stops
+  /// there too and the analysis covers what came before.
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getDiagnostics().setErrorLimit(Opts.MaxErrors);
+    Errors.MaxErrors = Opts.MaxErrors;
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.setTokenWatcher([&PP, this](const Token &) {
+      Errors.Recovery.tokenLexed();
+      if (Errors.LimitHit)
+        stopLexing(PP);
+    });
+    return true;
+  }
+
+private:
+  const DriverOptions &Opts;
+  FileResult &R;
+  const std::set<std::string> &Reported;
+  FrontEndErrors &Errors;
+};
+
+} // namespace
+
+/// Makes the relative include paths of a command absolute (against its
+/// -working-directory): headers then get absolute names, so that a header
+/// reached from entries in two directories is one file to the
+/// deduplication and the fixes, and is written where it is.
+static void absoluteIncludePaths(std::vector<std::string> &Args) {
+  std::string WorkDir;
+  for (llvm::StringRef A : Args)
+    if (A.consume_front("-working-directory="))
+      WorkDir = A.str();
+  if (WorkDir.empty())
+    return;
+  auto Fix = [&](std::string &P) {
+    if (P.empty() || llvm::sys::path::is_absolute(P))
+      return;
+    llvm::SmallString<256> Abs(WorkDir);
+    llvm::sys::path::append(Abs, P);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    P = std::string(Abs);
+  };
+  for (size_t I = 1; I < Args.size(); ++I)
+    for (llvm::StringRef Flag :
+         {"-isystem", "-iquote", "-idirafter", "-include", "-I"}) {
+      if (!llvm::StringRef(Args[I]).starts_with(Flag))
+        continue;
+      if (Args[I].size() == Flag.size()) {
+        if (I + 1 < Args.size())
+          Fix(Args[++I]);
+        break;
+      }
+      // Not -include-pch or -isystem-after: another flag.
+      std::string Value = Args[I].substr(Flag.size());
+      if (Value[0] == '-' || Value[0] == '=')
+        continue;
+      Fix(Value);
+      Args[I] = Flag.str() + Value;
+      break;
+    }
+}
+
+/// Runs the front end and the analysis on one file. Every file is read
+/// through the source recovery (SourceRecovery.h); \p Escapes adds `%`
+/// offsets an earlier run's front end rejected. The results name the files'
+/// texts on disk, which the recovery's edits leave the same length.
+static bool analyseFile(const DriverOptions &Opts,
+                        const std::vector<std::string> &Cmd,
+                        llvm::StringRef File,
+                        const std::map<std::string, std::vector<unsigned>> &Escapes,
+                        const std::set<std::string> &Reported, FileResult &R,
+                        FrontEndErrors &Errors) {
+  // A file system of its own: the driver applies the command's
+  // -working-directory to it, which on the shared real one would change the
+  // process's directory (for later relative paths, and for other threads).
+  auto Recovering = llvm::makeIntrusiveRefCnt<RecoveringFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  for (const auto &[Path, Offsets] : Escapes)
+    Recovering->addEscapes(Path, Offsets);
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recovering);
+  // The nvcc view's prelude exists only here, never on disk.
+  if (Opts.NvccView) {
+    auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Mem->addFile(nvccPreludePath(), 0,
+                 llvm::MemoryBuffer::getMemBuffer(nvccPreludeText()));
+    Overlay->pushOverlay(Mem);
+  }
+  auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(),
+                                                      Overlay);
+  std::vector<std::string> Args =
+      deviceCommand(Cmd, File, {Opts.Arch, Opts.CudaPath, Opts.NvccView});
+  absoluteIncludePaths(Args);
+  // Front-end errors are collected, not printed: without this the compiler
+  // would still print its own "N errors generated" line.
+  Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
+  tooling::ToolInvocation Inv(Args,
+                              std::make_unique<AnalysisAction>(Opts, R, Reported,
+                                                               Errors),
+                              Files.get());
+  Inv.setDiagnosticConsumer(&Errors);
+  Inv.run();
+  // Edits and reports apply to the bytes on disk, and the cache checks
+  // those bytes: a repaired file is hashed as it is on disk.
+  for (auto &[Path, Text] : Recovering->originals()) {
+    auto It = R.Originals.find(Path);
+    if (It != R.Originals.end())
+      It->second = Text;
+    llvm::SmallString<256> Abs(Path);
+    Files->makeAbsolutePath(Abs);
+    for (auto &[Input, Hash] : R.Inputs)
+      if (Input == Abs)
+        Hash = contentHash(Text);
+  }
+  R.Repairs = Recovering->repairs();
+  R.AsmLeft = Recovering->unrepaired();
+  return R.Ran;
+}
+
+/// Parses and analyses one input, skipping the findings in \p Reported.
+FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
+                         const std::set<std::string> &Reported) {
+  const auto &[File, Cmd] = Job;
+  FileOutcome O;
+  FileResult &R = O.R;
+  R.File = File;
+  FrontEndErrors Errors;
+  bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
+  if (Ran && !Errors.AsmEscapes.empty()) {
+    // `%laneid` where the recovery could not see it (an asm string from a
+    // macro): double the escapes clang reported, in whichever file, and
+    // analyse again so those asm statements are still read.
+    FileResult Second;
+    Second.File = File;
+    FrontEndErrors Again;
+    if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
+                    Again) &&
+        Second.Repairs > R.Repairs) {
+      R = std::move(Second);
+      Errors.Count = Again.Count;
+      Errors.First = Again.First;
+      Errors.LimitHit = Again.LimitHit;
+    }
+  }
+  O.Errors = Errors.Count;
+  O.FirstError = Errors.First;
+  O.ErrorLimitHit = Errors.LimitHit;
+  return O;
+}
+
+} // namespace proxyfence

@@ -1,0 +1,219 @@
+//===- HeaderTU.cpp - the translation unit to analyse a header in ---------===//
+#include "frontend/HeaderTU.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <map>
+#include <set>
+#include <vector>
+
+namespace proxyfence {
+
+namespace {
+
+std::string normalised(llvm::StringRef Dir, llvm::StringRef P) {
+  llvm::SmallString<256> S;
+  if (llvm::sys::path::is_absolute(P))
+    S = P;
+  else {
+    S = Dir;
+    llvm::sys::path::append(S, P);
+  }
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
+  return std::string(S);
+}
+
+bool isCuda(const clang::tooling::CompileCommand &C) {
+  llvm::StringRef Ext = llvm::sys::path::extension(C.Filename);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return true;
+  for (size_t I = 1; I + 1 < C.CommandLine.size(); ++I)
+    if (C.CommandLine[I] == "-x" &&
+        (C.CommandLine[I + 1] == "cu" || C.CommandLine[I + 1] == "cuda"))
+      return true;
+  return llvm::is_contained(C.CommandLine, "-xcu") ||
+         llvm::is_contained(C.CommandLine, "-xcuda");
+}
+
+/// Where an entry looks for headers: its -iquote and -I directories
+/// (system directories hold no project header), and its forced includes.
+struct SearchPath {
+  std::vector<std::string> Quote, Angled, Forced;
+};
+
+SearchPath searchPath(const clang::tooling::CompileCommand &C) {
+  SearchPath S;
+  const std::vector<std::string> &A = C.CommandLine;
+  for (size_t I = 1; I < A.size(); ++I) {
+    llvm::StringRef Arg = A[I];
+    auto take = [&](llvm::StringRef Flag, std::vector<std::string> &Into) {
+      if (!Arg.starts_with(Flag))
+        return false;
+      llvm::StringRef V = Arg.substr(Flag.size());
+      if (V.empty() && I + 1 < A.size())
+        V = A[++I];
+      Into.push_back(normalised(C.Directory, V));
+      return true;
+    };
+    if (Arg.starts_with("-include-") || Arg.starts_with("-isystem"))
+      continue;
+    if (take("-iquote", S.Quote) || take("--include-path=", S.Angled) ||
+        take("--include-path", S.Angled) || take("-I", S.Angled) ||
+        take("--pre-include=", S.Forced) || take("--pre-include", S.Forced) ||
+        take("-include", S.Forced))
+      continue;
+  }
+  return S;
+}
+
+/// `#include "x"` / `#include <x>` lines of a file, in order (conditions
+/// are not evaluated: any line counts).
+std::vector<std::pair<std::string, bool>> includeLines(llvm::StringRef Text) {
+  std::vector<std::pair<std::string, bool>> Out;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("include_next") && !Line.consume_front("include") &&
+        !Line.consume_front("import"))
+      continue;
+    Line = Line.ltrim();
+    if (Line.empty() || (Line[0] != '"' && Line[0] != '<'))
+      continue;
+    char Close = Line[0] == '"' ? '"' : '>';
+    size_t End = Line.find(Close, 1);
+    if (End == llvm::StringRef::npos)
+      continue;
+    Out.emplace_back(Line.substr(1, End - 1).str(), Close == '"');
+  }
+  return Out;
+}
+
+/// Reads include lines transitively, each file once per search path.
+class IncludeScanner {
+public:
+  /// Whether \p Entry (with \p S) reaches \p Target.
+  bool reaches(const std::string &Entry, const SearchPath &S,
+               const std::string &Target) {
+    std::set<std::string> Seen;
+    std::vector<std::string> Work(S.Forced.begin(), S.Forced.end());
+    Work.push_back(Entry);
+    while (!Work.empty()) {
+      std::string F = std::move(Work.back());
+      Work.pop_back();
+      if (F == Target)
+        return true;
+      if (!Seen.insert(F).second)
+        continue;
+      for (const std::string &Next : includes(F, S))
+        Work.push_back(Next);
+    }
+    return false;
+  }
+  unsigned Scanned = 0;
+
+private:
+  const std::vector<std::string> &includes(const std::string &File,
+                                           const SearchPath &S) {
+    std::string Key = File;
+    for (const auto *Dirs : {&S.Quote, &S.Angled})
+      for (const std::string &D : *Dirs)
+        Key += "\n" + D;
+    auto It = Cache.find(Key);
+    if (It != Cache.end())
+      return It->second;
+    std::vector<std::string> &Out = Cache[Key];
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (!Buf)
+      return Out;
+    ++Scanned;
+    llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+    for (const auto &[Name, Quoted] : includeLines((*Buf)->getBuffer())) {
+      std::vector<std::string> Dirs;
+      if (Quoted) {
+        Dirs.push_back(Dir.str());
+        Dirs.insert(Dirs.end(), S.Quote.begin(), S.Quote.end());
+      }
+      Dirs.insert(Dirs.end(), S.Angled.begin(), S.Angled.end());
+      for (const std::string &D : Dirs) {
+        std::string P = normalised(D, Name);
+        if (llvm::sys::fs::is_regular_file(P)) {
+          Out.push_back(P);
+          break;
+        }
+      }
+    }
+    return Out;
+  }
+  std::map<std::string, std::vector<std::string>> Cache;
+};
+
+/// Path components \p A and \p B share from the root.
+unsigned commonPrefix(llvm::StringRef A, llvm::StringRef B) {
+  unsigned N = 0;
+  for (auto I = llvm::sys::path::begin(A), J = llvm::sys::path::begin(B),
+            IE = llvm::sys::path::end(A), JE = llvm::sys::path::end(B);
+       I != IE && J != JE && *I == *J; ++I, ++J)
+    ++N;
+  return N;
+}
+
+} // namespace
+
+std::optional<HeaderContext>
+headerContext(const clang::tooling::CompilationDatabase &DB,
+              llvm::StringRef Header) {
+  std::string Target = normalised("/", Header);
+  IncludeScanner Scanner;
+  std::optional<HeaderContext> Nearest;
+  unsigned NearestScore = 0;
+  for (const clang::tooling::CompileCommand &C : DB.getAllCompileCommands()) {
+    if (!isCuda(C))
+      continue;
+    std::string Entry = normalised(C.Directory, C.Filename);
+    if (Scanner.reaches(Entry, searchPath(C), Target)) {
+      HeaderContext H{Entry, C, /*Includes=*/true, Scanner.Scanned};
+      return H;
+    }
+    unsigned Score = commonPrefix(llvm::sys::path::parent_path(Entry),
+                                  llvm::sys::path::parent_path(Target));
+    if (!Nearest || Score > NearestScore) {
+      Nearest = HeaderContext{Entry, C, /*Includes=*/false, 0};
+      NearestScore = Score;
+    }
+  }
+  if (!Nearest)
+    return Nearest;
+  Nearest->FilesScanned = Scanner.Scanned;
+  // Its flags, not its source file: the header is the input.
+  std::vector<std::string> &A = Nearest->Command.CommandLine;
+  for (size_t I = A.size(); I-- > 1;)
+    if (A[I] == Nearest->Command.Filename ||
+        normalised(Nearest->Command.Directory, A[I]) == Nearest->EntryFile)
+      A.erase(A.begin() + I);
+  return Nearest;
+}
+
+bool isHeaderName(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext.empty() || Ext == ".h" || Ext == ".hh" || Ext == ".hpp" ||
+         Ext == ".hxx" || Ext == ".cuh" || Ext == ".inl" || Ext == ".inc";
+}
+
+std::string describeHeaderContext(llvm::StringRef Header,
+                                  const HeaderContext &C) {
+  if (C.Includes)
+    return "header " + Header.str() + " analysed in translation unit " +
+           C.EntryFile + " (" + std::to_string(C.FilesScanned) +
+           " files scanned for #include)";
+  return "header " + Header.str() + " is included by no database entry (" +
+         std::to_string(C.FilesScanned) +
+         " files scanned); analysed as written with the flags of " +
+         C.EntryFile;
+}
+
+} // namespace proxyfence

@@ -1,0 +1,256 @@
+//===- Events.h - proxy events of device code -----------------------------===//
+//
+// Every statement of a device function becomes zero or more events: what it
+// does to shared memory and through which proxy, which fences and barriers it
+// executes. Inline asm is classified from its PTX text (Ptx.h), calls from
+// the callee's summary (each analysis keeps its own: Analysis.h,
+// MbarrierInit.h), bodiless callees from the vocabulary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_EVENTS_H
+#define PROXYFENCE_EVENTS_H
+
+#include "model/BarrierPath.h"
+#include "model/Bindings.h"
+#include "model/DependentCalls.h"
+#include "model/Memory.h"
+#include "model/OwnFences.h"
+#include "ptx/Ptx.h"
+#include "model/Vocabulary.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace proxyfence {
+
+using ptx::AsyncOp;
+using ptx::BarrierScope;
+using ptx::EffectKind;
+using ptx::FenceSpace;
+
+/// A statement together with the function whose body holds it.
+struct StmtRef {
+  const clang::Stmt *S = nullptr;
+  const clang::FunctionDecl *Fn = nullptr;
+  explicit operator bool() const { return S != nullptr; }
+  bool operator==(const StmtRef &O) const { return S == O.S; }
+  bool operator<(const StmtRef &O) const { return S < O.S; }
+};
+
+/// The id of a CTA barrier (`bar.sync id`, `bar.arrive id`), as far as it
+/// is known: a constant, or a parameter or const local of the function
+/// holding the event plus a constant offset (so that two roles passing the
+/// same variable are seen to use the same barrier), or a field of `*this`
+/// (a NamedBarrier object's id, known where the object is constructed).
+struct BarrierId {
+  enum KindT { Unknown, Const, Param, Var, Field } Kind = Unknown;
+  int64_t Offset = 0; // the value when Const
+  const clang::VarDecl *Variable = nullptr; // the parameter or local
+  const clang::FieldDecl *Member = nullptr; // Field
+  /// Equal ids name the same barrier; different constants name different
+  /// ones; anything else cannot be decided.
+  enum class Match { Same, Different, Unknown };
+  Match compare(const BarrierId &O) const;
+  std::string describe() const;
+};
+
+struct Event {
+  EffectKind Kind;
+  AsyncOp Op = AsyncOp::None;
+  BarrierScope Scope = BarrierScope::Cta;
+  FenceSpace Space = FenceSpace::All;
+  bool ArriveOnly = false;
+  bool Relaxed = false;
+  bool CrossCta = false;
+  /// The instruction names the shared state space (`st.shared`,
+  /// `stmatrix...shared`): it touches shared memory whatever a caller
+  /// passes for its address.
+  bool ExplicitShared = false;
+  /// Shared memory touched (for accesses and async ops).
+  AliasSet Mem;
+  /// The mbarrier the operation initialises, arrives at, waits on or
+  /// completes on (a TMA load's completion barrier); empty when it has none.
+  AliasSet Mbarrier;
+  /// The same barrier as the code spells its way to it (BarrierPath.h).
+  std::optional<BarrierPath> MbarrierPath;
+  /// For Barrier events other than bar.warp.sync: which barrier.
+  BarrierId Id;
+  /// Statement of the analysed function that performs the event: the access
+  /// itself, or the call through which a callee performs it.
+  StmtRef At;
+  /// Where the operation is written (inside the callee for summarised events).
+  clang::SourceLocation Loc;
+  /// The callee through which the event happens, when it is not direct.
+  const clang::FunctionDecl *Via = nullptr;
+  /// For the ends of a role pair or a deferred hazard lifted from a callee:
+  /// the statement of the function that paired them that performs it, and
+  /// the callee through which it does there. Messages show these rather than the call that lifted them (a
+  /// CUTLASS kernel's one `op(params, smem)` call for every role).
+  StmtRef Origin;
+  const clang::FunctionDecl *OriginVia = nullptr;
+  /// Short description for messages: "C++ store", "st.shared", "TMA store".
+  std::string What;
+};
+
+/// \p E, shown where it is now even once lifted into callers.
+inline Event withOrigin(Event E) {
+  if (!E.Origin) {
+    E.Origin = E.At;
+    E.OriginVia = E.Via;
+  }
+  return E;
+}
+
+/// Where messages show \p E: its role function's statement, if it has one.
+inline StmtRef shownAt(const Event &E) { return E.Origin ? E.Origin : E.At; }
+inline const clang::FunctionDecl *shownVia(const Event &E) {
+  return E.Origin ? E.OriginVia : E.Via;
+}
+
+/// The events one function's path states refer to by index, each event
+/// (statement, place, kind, ordinal) stored once.
+class EventTable {
+public:
+  unsigned intern(const Event &E, unsigned Ordinal) {
+    auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
+                               unsigned(E.Kind), Ordinal);
+    auto [It, New] = Index.try_emplace(Key, Known.size());
+    if (New)
+      Known.push_back(E);
+    return It->second;
+  }
+  const Event &operator[](unsigned I) const { return Known[I]; }
+  const std::vector<Event> &events() const { return Known; }
+
+private:
+  std::vector<Event> Known;
+  std::map<std::tuple<const clang::Stmt *, unsigned, unsigned, unsigned>,
+           unsigned>
+      Index;
+};
+
+/// A call of a function whose body is in the translation unit: each
+/// analysis applies its own summary of Def there.
+struct CallSite {
+  const clang::Expr *Site;           // CallExpr or CXXConstructExpr
+  const clang::FunctionDecl *Callee; // as named at the call
+  const clang::FunctionDecl *Def;    // the definition to summarise
+};
+
+/// Turns statements of device code (CFG elements) into events: inline asm
+/// from its PTX text, C++ accesses of shared memory, bodiless callees from the
+/// vocabulary. Every analysis extracts through one instance, so all of them
+/// see the same events and each asm statement is parsed for the stats once.
+class EventExtractor {
+public:
+  using Sink = llvm::function_ref<void(const Event &, unsigned Ordinal)>;
+  /// Counts the asm statements and PTX instructions read into the two
+  /// counters.
+  EventExtractor(MemoryModel &Memory, unsigned &AsmStatements,
+                 unsigned &AsmInstructions)
+      : Memory(Memory), AsmStatements(AsmStatements),
+        AsmInstructions(AsmInstructions) {}
+
+  /// Passes the events \p S performs itself to \p Out in program order, each
+  /// with an ordinal naming it stably within \p S. When \p S calls a function
+  /// that has a body, returns the call site instead: what the callee does is
+  /// its summary's business, which each analysis keeps in its own terms.
+  /// \p B: the constants \p Fn is specialised on, whose function
+  /// parameters name the callee of a call through them.
+  std::optional<CallSite> extract(const clang::Stmt *S,
+                                  const clang::FunctionDecl *Fn, Sink Out,
+                                  const Bindings *B = nullptr);
+  /// An event of a callee's summary as the caller \p Fn sees it at \p C:
+  /// memory substituted, attributed to the call.
+  Event lift(const Event &Inner, const CallSite &C,
+             const clang::FunctionDecl *Fn);
+  MemoryModel &memory() { return Memory; }
+  /// Calls of template patterns whose callee could not be resolved, located
+  /// ("file:line:col: 'name'"), each once.
+  const std::vector<std::string> &unresolvedCalls() const {
+    return UnresolvedSites;
+  }
+  /// Whether a function with a body does nothing the analyses see: several
+  /// such candidates of a dependent call are as good as one.
+  void setNoEffect(std::function<bool(const clang::FunctionDecl *)> F) {
+    NoEffect = std::move(F);
+  }
+  /// A key of what a function with a body does, as the analyses see it:
+  /// candidates of a dependent call with equal keys act as one.
+  void setEffectShape(
+      std::function<std::string(const clang::FunctionDecl *)> F) {
+    EffectShape = std::move(F);
+  }
+  /// Effects of bodiless functions from a configuration file, looked up
+  /// before the built-in vocabulary; must outlive the extractor.
+  void setUserVocabulary(const VocabularyTable *V) {
+    User = V;
+    Own.setUserVocabulary(V);
+  }
+
+private:
+  void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
+               Sink Out);
+  void bodilessCall(const clang::CallExpr *Call,
+                    const clang::FunctionDecl *Callee,
+                    const clang::FunctionDecl *Fn, Sink Out);
+  std::optional<CallSite> callOf(const clang::CallExpr *Call,
+                                 const clang::FunctionDecl *Callee,
+                                 const clang::FunctionDecl *Fn, Sink Out);
+  /// A call of a template pattern without a direct callee: resolved as far
+  /// as lookup says (DependentCalls.h), else counted as unresolved.
+  std::optional<CallSite> dependentCall(const clang::CallExpr *Call,
+                                        const clang::FunctionDecl *Fn,
+                                        Sink Out);
+  bool hasNoEffect(const clang::FunctionDecl *F);
+  /// Whether every candidate has a body and the same effects as the first.
+  bool sameEffects(llvm::ArrayRef<const clang::FunctionDecl *> Candidates);
+  std::string describeUnresolved(const clang::CallExpr *Call);
+  AliasSet substitute(const AliasSet &S, const CallSite &C,
+                      const clang::FunctionDecl *Fn);
+  BarrierId barrierIdOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// A field id (\p Inner) at a member call: what the object's constructor
+  /// stores there, from its arguments (Roles.cpp).
+  BarrierId memberBarrierId(const BarrierId &Inner, const CallSite &C,
+                            const clang::FunctionDecl *Fn);
+  BarrierId asmBarrierId(const ptx::Instruction &I, const ptx::Effect &Eff,
+                         const clang::GCCAsmStmt *Asm,
+                         const clang::FunctionDecl *Fn);
+
+  MemoryModel &Memory;
+  unsigned &AsmStatements;
+  unsigned &AsmInstructions;
+  llvm::DenseSet<const clang::Stmt *> Counted;
+  const VocabularyTable *User = nullptr;
+  std::unique_ptr<PatternReads> Reads = std::make_unique<PatternReads>();
+  std::function<bool(const clang::FunctionDecl *)> NoEffect;
+  std::function<std::string(const clang::FunctionDecl *)> EffectShape;
+  llvm::DenseSet<const clang::Stmt *> Unresolved;
+  std::vector<std::string> UnresolvedSites;
+  OwnFences Own;
+};
+
+/// "TMA store", "bulk store", "wgmma", ... for messages.
+const char *asyncOpName(AsyncOp Op);
+/// The event of one classified PTX effect, performed at \p At / \p Loc.
+/// Memory is left for the caller to resolve.
+Event eventOf(const ptx::Effect &Eff, StmtRef At, clang::SourceLocation Loc,
+              std::string What);
+/// Whether a proxy fence of this space orders shared-memory accesses.
+inline bool fenceCoversShared(FenceSpace S) { return S != FenceSpace::Global; }
+/// Events that hand data from one thread to another (where writers fence).
+inline bool isHandoff(const Event &E) {
+  return E.Kind == EffectKind::Barrier || E.Kind == EffectKind::ClusterArrive ||
+         E.Kind == EffectKind::MbarrierArrive;
+}
+
+} // namespace proxyfence
+
+#endif

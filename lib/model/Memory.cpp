@@ -1,0 +1,1186 @@
+//===- Memory.cpp - which shared-memory object an access touches ----------===//
+#include "model/Memory.h"
+#include "model/BumpAllocator.h"
+#include "model/DependentCalls.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <algorithm>
+
+using namespace clang;
+
+namespace proxyfence {
+
+void AliasSet::add(const MemRoot &R) {
+  for (const MemRoot &X : Roots)
+    if (X == R)
+      return;
+  Roots.push_back(R);
+}
+
+void AliasSet::merge(const AliasSet &O) {
+  Unknown |= O.Unknown;
+  for (const MemRoot &R : O.Roots)
+    add(R);
+}
+
+bool MemRoot::overlaps(const MemRoot &O) const {
+  // Two calls of one bump allocator hand out disjoint memory; an allocation
+  // and memory reached otherwise may overlap anywhere.
+  if (Allocation != O.Allocation)
+    return !(Allocator && Allocator == O.Allocator);
+  if (!Placed || !O.Placed)
+    return true;
+  // Regions that template values place: the same place compares the bytes
+  // below, different ones their places.
+  if (Place != O.Place)
+    return placesOverlap(Place, Place ? 0 : Begin, O.Place,
+                         O.Place ? 0 : O.Begin);
+  // Members of a struct without a layout: distinct ones never overlap; a
+  // member and a range of the struct may.
+  if (Member != O.Member)
+    return !(Member && O.Member && Member->getParent() == O.Member->getParent() &&
+             !Member->getParent()->isUnion());
+  // `smem + OFF1` and `smem + OFF2`: carved regions of unknown extent, each
+  // taken to end where the next begins.
+  if (End == NoEnd && O.End == NoEnd && (Carved || O.Carved) &&
+      Begin != O.Begin)
+    return false;
+  return Begin < O.End && O.Begin < End;
+}
+
+/// Whether a message names \p Outer rather than the field \p Inner inside it:
+/// when Inner is a container's internals (`ArrayEngine::storage_` inside
+/// `SharedStorage::A`), declared in another file, or a reserved identifier.
+static bool keepsOuterName(const FieldDecl *Outer, const FieldDecl *Inner) {
+  const IdentifierInfo *II = Inner->getIdentifier();
+  if (!II)
+    return true;
+  StringRef N = II->getName();
+  if (N.starts_with("__") || (N.size() > 1 && N[0] == '_' && isUppercase(N[1])))
+    return true;
+  const SourceManager &SM = Inner->getASTContext().getSourceManager();
+  return SM.getFileID(SM.getExpansionLoc(Outer->getLocation())) !=
+         SM.getFileID(SM.getExpansionLoc(Inner->getLocation()));
+}
+
+MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
+  MemRoot R = *this;
+  if (Inner.Field && !(R.Field && keepsOuterName(R.Field, Inner.Field)))
+    R.Field = Inner.Field;
+  if (!R.Placed)
+    return R;
+  if (!Inner.Placed) {
+    R.Placed = false;
+    return R;
+  }
+  if (Inner.Member && !R.Member) {
+    // Offsets inside the member are relative to it from here on.
+    R.Member = Inner.Member;
+    R.Begin = 0;
+    R.End = NoEnd;
+  }
+  uint64_t NewEnd = R.End;
+  if (Inner.End != NoEnd)
+    NewEnd = std::min(R.End, R.Begin + Inner.End);
+  R.Begin += Inner.Begin;
+  R.End = NewEnd;
+  R.Carved |= Inner.Carved;
+  return R;
+}
+
+static bool rootsMayAlias(const MemRoot &A, const MemRoot &B) {
+  // Parameters and `this` may be bound to any object by a caller.
+  if (A.Kind == MemRoot::Param || A.Kind == MemRoot::This ||
+      A.Kind == MemRoot::ThisValue || B.Kind == MemRoot::Param ||
+      B.Kind == MemRoot::This || B.Kind == MemRoot::ThisValue)
+    return true;
+  if (A.Kind != B.Kind)
+    return false;
+  if (A.Kind != MemRoot::DynamicShared && A.Var != B.Var)
+    return false;
+  return A.overlaps(B);
+}
+
+bool AliasSet::mayAlias(const AliasSet &O) const {
+  if (empty() || O.empty())
+    return false;
+  if (Unknown || O.Unknown)
+    return true;
+  for (const MemRoot &A : Roots)
+    for (const MemRoot &B : O.Roots)
+      if (rootsMayAlias(A, B))
+        return true;
+  return false;
+}
+
+static bool isCallerBound(const MemRoot &R) {
+  return R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
+         R.Kind == MemRoot::ThisValue;
+}
+
+bool AliasSet::mayAliasLocally(const AliasSet &O) const {
+  auto local = [](const AliasSet &S) {
+    AliasSet L;
+    L.Unknown = S.Unknown;
+    for (const MemRoot &R : S.Roots)
+      if (!isCallerBound(R))
+        L.add(R);
+    return L;
+  };
+  return local(*this).mayAlias(local(O));
+}
+
+bool AliasSet::overlapsInSameCallerObject(const AliasSet &O) const {
+  for (const MemRoot &A : Roots)
+    for (const MemRoot &B : O.Roots)
+      if (A.Kind == B.Kind &&
+          ((A.Kind == MemRoot::Param && A.Var == B.Var && A.ByRef == B.ByRef) ||
+           A.Kind == MemRoot::This) &&
+          A.overlaps(B))
+        return true;
+  return false;
+}
+
+bool AliasSet::hasParamPlace() const {
+  for (const MemRoot &R : Roots)
+    if (R.Place && R.Place->Base.mentions(isParamSymbol))
+      return true;
+  return false;
+}
+
+bool AliasSet::hasParamOrThis() const {
+  for (const MemRoot &R : Roots)
+    if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
+        R.Kind == MemRoot::ThisValue)
+      return true;
+  return false;
+}
+
+std::string AliasSet::describeMemory() const {
+  if (Unknown || Roots.empty())
+    return "shared memory";
+  if (Roots.size() == 1 && Roots[0].Kind == MemRoot::DynamicShared &&
+      !Roots[0].Field)
+    return "dynamic shared memory";
+  return "shared memory " + describe();
+}
+
+/// "SharedStorage::C", and through unnamed structs and unions the fields
+/// that hold them: "SharedStorage::tensors.D" for `union {...} tensors;`.
+static std::string qualifiedFieldName(const FieldDecl *FD) {
+  std::string Name = FD->getNameAsString();
+  const RecordDecl *RD = FD->getParent();
+  while (RD->getName().empty()) {
+    const auto *Outer = dyn_cast<RecordDecl>(RD->getParent());
+    const FieldDecl *Holder = nullptr;
+    if (Outer)
+      for (const FieldDecl *F : Outer->fields())
+        if (F->getType()->getAsRecordDecl() == RD)
+          Holder = F;
+    if (!Holder)
+      break;
+    if (!Holder->getName().empty())
+      Name = Holder->getNameAsString() + "." + Name;
+    RD = Outer;
+  }
+  return RD->getNameAsString() + "::" + Name;
+}
+
+std::string AliasSet::describe() const {
+  if (Unknown || Roots.empty())
+    return "shared memory";
+  std::string Out;
+  for (size_t I = 0; I < Roots.size(); ++I) {
+    if (I)
+      Out += I + 1 == Roots.size() ? " or " : ", ";
+    const MemRoot &R = Roots[I];
+    if (R.Field && R.Kind != MemRoot::SharedVar) {
+      // The field says which buffer of dynamic shared memory; the record
+      // names whose. A named `__shared__` variable names itself.
+      Out += "'" + qualifiedFieldName(R.Field) + "'";
+      continue;
+    }
+    switch (R.Kind) {
+    case MemRoot::DynamicShared:
+      Out += "dynamic shared memory";
+      break;
+    case MemRoot::This:
+    case MemRoot::ThisValue:
+      Out += "'*this'";
+      break;
+    default:
+      Out += "'" + R.Var->getNameAsString() + "'";
+    }
+  }
+  return Out;
+}
+
+bool MemoryModel::isSharedVar(const VarDecl *V) {
+  return V && V->hasAttr<CUDASharedAttr>();
+}
+
+static bool isKernel(const FunctionDecl *Fn) {
+  return Fn && Fn->hasAttr<CUDAGlobalAttr>();
+}
+
+static MemRoot sharedRoot(const VarDecl *V) {
+  MemRoot R;
+  // `extern __shared__ T buf[];` arrays all start at the dynamic smem base.
+  if (V->hasExternalStorage() && V->getType()->isIncompleteArrayType())
+    R.Kind = MemRoot::DynamicShared;
+  else {
+    R.Kind = MemRoot::SharedVar;
+    R.Var = V;
+  }
+  return R;
+}
+
+static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
+  AliasSet S;
+  MemRoot R;
+  R.Kind = MemRoot::Param;
+  R.ParamIndex = P->getFunctionScopeIndex();
+  R.Var = P;
+  R.ByRef = ByRef;
+  S.add(R);
+  return S;
+}
+
+/// How many array dimensions \p E still has where the pattern leaves its
+/// type dependent but names an array member of a dependent struct
+/// (`smem.stages` of `T stages[S][N]`: 2; `smem.stages[s]`: 1).
+static unsigned patternArrayRank(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!E->isTypeDependent())
+    return 0;
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    const FieldDecl *FD = DM->isImplicitAccess() ? nullptr : patternField(DM);
+    unsigned Rank = 0;
+    for (QualType T = FD ? FD->getType() : QualType();
+         !T.isNull() && T->isArrayType();
+         T = T->getAsArrayTypeUnsafe()->getElementType())
+      ++Rank;
+    return Rank;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    unsigned Base = patternArrayRank(subscriptBase(ASE));
+    return Base ? Base - 1 : 0;
+  }
+  return 0;
+}
+
+/// In a template pattern, `a[i]` or `*a` where `a` is neither a pointer nor
+/// an array but of a type that depends on template parameters (a
+/// `cuda::std::array<T, N>`, a `T`): an operator of some class, or of a
+/// pointer only an instantiation knows; not guessed to be an access.
+static bool isObjectOfDependentType(const Expr *Base) {
+  QualType T = Base->IgnoreParenImpCasts()->getType();
+  if (!T->isDependentType() || T->isPointerType() || T->isArrayType() ||
+      patternArrayRank(Base) > 0)
+    return false;
+  // `*v[i]` where `v[i]` is known to give a pointer all the same.
+  QualType Known = patternType(Base);
+  return Known.isNull() || (!Known->isPointerType() && !Known->isArrayType());
+}
+
+/// The argument of `std::forward(x)`, `std::move(x)` and the like: casts
+/// that clang treats as builtins and leaves without an instantiated body.
+static const Expr *castCallArgument(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  switch (Call->getBuiltinCallee()) {
+  case Builtin::BIforward:
+  case Builtin::BIforward_like:
+  case Builtin::BImove:
+  case Builtin::BImove_if_noexcept:
+  case Builtin::BIas_const:
+    return Call->getArg(0);
+  default:
+    return nullptr;
+  }
+}
+
+AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
+  if (!E)
+    return {};
+  E = E->IgnoreParens();
+  if (const Expr *Arg = castCallArgument(E))
+    return objectOf(Arg, Fn);
+  // `return data()[i];` destroys the temporary `data()` after the return.
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return objectOf(FE->getSubExpr(), Fn);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // `auto [g, s] = ...`: a binding names a member, an element, or a
+    // hidden variable initialised by `get<I>(...)`.
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return objectOf(BD->getBinding(), Fn);
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return {};
+    if (isSharedVar(V)) {
+      AliasSet S;
+      S.add(sharedRoot(V));
+      return S;
+    }
+    if (!V->getType()->isReferenceType())
+      return {};
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+      return isKernel(Owner) ? AliasSet() : paramRoot(P, /*ByRef=*/true);
+    }
+    return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1))
+      return Op->getReturnType()->isReferenceType()
+                 ? subscriptValue(ASE, Op, Fn)
+                 : AliasSet(); // a temporary
+    const Expr *Array = subscriptBase(ASE);
+    if (isObjectOfDependentType(Array))
+      return AliasSet();
+    if (auto Carved = carve(Array, subscriptIndex(ASE), false, Fn))
+      return *Carved;
+    return valueOf(Array, Fn);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
+      return valueOf(UO->getSubExpr(), Fn);
+    return {};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `tile.rows` of a static member: that variable, not the object.
+    if (const auto *V = dyn_cast<VarDecl>(ME->getMemberDecl())) {
+      AliasSet S;
+      if (isSharedVar(V))
+        S.add(sharedRoot(V));
+      return S;
+    }
+    AliasSet Base = ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                                  : objectOf(ME->getBase(), Fn);
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      return field(Base, FD);
+    return Base;
+  }
+  // `s.f` / `p->f` of a template pattern, where the member's type depends on
+  // template parameters.
+  if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    if (ME->isImplicitAccess())
+      return {};
+    AliasSet Base = ME->isArrow() ? valueOf(ME->getBase(), Fn)
+                                  : objectOf(ME->getBase(), Fn);
+    if (const FieldDecl *FD = patternField(ME))
+      return field(Base, FD);
+    return Base;
+  }
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    if (CE->getCastKind() == CK_DerivedToBase ||
+        CE->getCastKind() == CK_UncheckedDerivedToBase)
+      return baseSubobject(objectOf(CE->getSubExpr(), Fn), CE);
+    return objectOf(CE->getSubExpr(), Fn);
+  }
+  // A temporary (`uint32_t const &a = cast_smem_ptr_to_uint(p)`, a value
+  // bound to a const& parameter) is a fresh object, never shared memory,
+  // whatever address it holds.
+  if (isa<MaterializeTemporaryExpr>(E))
+    return {};
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    AliasSet S = objectOf(CO->getTrueExpr(), Fn);
+    S.merge(objectOf(CO->getFalseExpr(), Fn));
+    return S;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    // Only a call returning a reference designates an existing object.
+    return Call->isGLValue() ? callValue(Call, Fn) : AliasSet();
+  return {};
+}
+
+/// \p E without parentheses, implicit casts, and the explicit casts that
+/// still designate the same object: `static_cast<S &&>(s)` (forwarding,
+/// also spelled `std::forward<S>(s)`), a const-adding cast, a base-class
+/// view.
+static const Expr *ignoreSameObjectCasts(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const Expr *Arg = castCallArgument(E)) {
+      E = Arg;
+      continue;
+    }
+    const auto *CE = dyn_cast<ExplicitCastExpr>(E);
+    if (!CE || (CE->getCastKind() != CK_NoOp &&
+                CE->getCastKind() != CK_DerivedToBase &&
+                CE->getCastKind() != CK_UncheckedDerivedToBase))
+      return E;
+    E = CE->getSubExpr();
+  }
+}
+
+/// The local variable at the root of `v`, `v.a.b` or `v[i].a` (an aggregate
+/// held in registers, such as a matrix descriptor built field by field).
+static const VarDecl *localAggregateRoot(const Expr *E) {
+  while (true) {
+    E = ignoreSameObjectCasts(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase();
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+}
+
+/// The parameter at the root of `p.a.b` or `p.a[i]` (an aggregate passed by
+/// value or by reference).
+static const ParmVarDecl *paramAggregateRoot(const Expr *E) {
+  bool SawMember = false;
+  while (true) {
+    E = ignoreSameObjectCasts(E);
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      SawMember = true;
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (!ASE->getBase()->IgnoreImpCasts()->getType()->isArrayType())
+        return nullptr;
+      E = ASE->getBase();
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      return SawMember ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+}
+
+AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
+  if (!E)
+    return {};
+  E = E->IgnoreParens();
+  if (const Expr *Arg = castCallArgument(E))
+    return valueOf(Arg, Fn);
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return objectOf(Sub, Fn);
+    case CK_LValueToRValue:
+      return loadedValue(Sub, Fn);
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      return baseSubobject(valueOf(Sub, Fn), CE);
+    default:
+      return valueOf(Sub, Fn);
+    }
+  }
+  // A template pattern does not decay an array of dependent type (`float
+  // v[N / 4]`, a `__shared__` one it casts), nor a row of one (`buf[stage]`):
+  // the array used as a value is its address, not the elements it holds.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && (V->getType()->isArrayType() ||
+              (isSharedVar(V) && V->getType()->isDependentType())))
+      return objectOf(E, Fn);
+  if (isa<ArraySubscriptExpr, MemberExpr>(E) && E->getType()->isArrayType())
+    return objectOf(E, Fn);
+  // `smem.stages[s]` where `smem`'s type is dependent: a row of an array
+  // member, used as its address.
+  if (patternArrayRank(E) > 0)
+    return objectOf(E, Fn);
+  // `v[i]` of a visitor whose stored lambda computes the element.
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1);
+        Op && !Op->getReturnType()->isReferenceType())
+      return subscriptValue(ASE, Op, Fn);
+  // An object used as a value: a reference parameter's argument, the source
+  // of a copy, the object a conversion operator is called on.
+  if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
+    return loadedValue(E, Fn);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // A copy or move keeps what the source object holds; another
+    // constructor, what it stores from its arguments.
+    const CXXConstructorDecl *CD = CE->getConstructor();
+    if (!CD)
+      return {};
+    if (CD->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+      return valueOf(CE->getArg(0), Fn);
+    return substitute(ctorValue(CD), CE, Fn);
+  }
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+    return valueOf(BT->getSubExpr(), Fn);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return objectOf(UO->getSubExpr(), Fn);
+    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_LNot)
+      return {};
+    return valueOf(UO->getSubExpr(), Fn);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return valueOf(BO->getRHS(), Fn);
+    if (BO->isComparisonOp() || BO->isLogicalOp())
+      return {};
+    return arithmeticValue(BO->getLHS(), BO->getRHS(), BO->getOpcode(), Fn);
+  }
+  // `p + i` where a pattern leaves `p` dependent and lookup found operator
+  // overloads (cuda_bf16.h declares some): resolved at instantiation, an
+  // address computed from what either side holds all the same.
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && !OC->getDirectCallee() && OC->getNumArgs() == 2 &&
+      (OC->getOperator() == OO_Plus || OC->getOperator() == OO_Minus))
+    return arithmeticValue(OC->getArg(0), OC->getArg(1),
+                           OC->getOperator() == OO_Plus ? BO_Add : BO_Sub, Fn);
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    AliasSet S = valueOf(CO->getTrueExpr(), Fn);
+    S.merge(valueOf(CO->getFalseExpr(), Fn));
+    return S;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // An accessor returning a reference used as a value: what the object
+    // it returns holds (and, as before, the object itself).
+    AliasSet S = callValue(Call, Fn);
+    if (Call->isGLValue())
+      S.merge(loadedValue(Call, Fn));
+    return S;
+  }
+  if (isa<CXXThisExpr>(E)) {
+    AliasSet S;
+    MemRoot R;
+    R.Kind = MemRoot::This;
+    S.add(R);
+    return S;
+  }
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return valueOf(MTE->getSubExpr(), Fn);
+  // An aggregate built from values (`ViewEngine{ptr}`) holds them all.
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    if (const InitListExpr *Syn = IL->getSyntacticForm())
+      IL = Syn;
+    AliasSet S;
+    for (const Expr *Init : IL->inits())
+      S.merge(valueOf(Init, Fn));
+    return S;
+  }
+  if (const auto *PL = dyn_cast<CXXParenListInitExpr>(E)) {
+    AliasSet S;
+    for (const Expr *Init : PL->getInitExprs())
+      S.merge(valueOf(Init, Fn));
+    return S;
+  }
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return valueOf(EWC->getSubExpr(), Fn);
+  if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
+    return valueOf(DAE->getExpr(), Fn);
+  return {};
+}
+
+AliasSet MemoryModel::arithmeticValue(const Expr *L, const Expr *R,
+                                      BinaryOperatorKind Op,
+                                      const FunctionDecl *Fn) {
+  // Pointer arithmetic keeps the pointer's object; integer arithmetic on
+  // addresses (descriptors, cvta results) keeps whatever either side holds.
+  bool Additive = Op == BO_Add || Op == BO_Sub;
+  if (L->getType()->isPointerType()) {
+    if (Additive)
+      if (auto Carved = carve(L, R, Op == BO_Sub, Fn))
+        return *Carved;
+    return valueOf(L, Fn);
+  }
+  if (R->getType()->isPointerType()) {
+    if (Op == BO_Add)
+      if (auto Carved = carve(R, L, false, Fn))
+        return *Carved;
+    return valueOf(R, Fn);
+  }
+  AliasSet S = valueOf(L, Fn);
+  S.merge(valueOf(R, Fn));
+  return S;
+}
+
+/// Whether \p E is `*this`.
+static bool isDereferencedThis(const Expr *E) {
+  const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+  return UO && UO->getOpcode() == UO_Deref &&
+         isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+}
+
+/// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
+static bool isFieldOfThis(const Expr *E) {
+  bool SawMember = false;
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      SawMember = true;
+      if (ME->isArrow())
+        return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase()->IgnoreImpCasts();
+      if (!E->getType()->isArrayType())
+        return false; // an element through a pointer field: not *this's
+    } else if (isa<UnaryOperator>(E)) {
+      return SawMember && isDereferencedThis(E);
+    } else {
+      return false;
+    }
+  }
+}
+
+AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
+  // `static_cast<Args &&>(args)` still designates `args`: it holds the same.
+  Sub = ignoreSameObjectCasts(Sub);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return BD->getBinding() ? loadedValue(BD->getBinding(), Fn) : AliasSet();
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return {};
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+      return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+    }
+    if (V->hasLocalStorage())
+      return V->getType()->isReferenceType() ? valueOf(V->getInit(), Fn)
+                                             : varValue(V, Fn);
+    return {};
+  }
+  if (const VarDecl *Root = localAggregateRoot(Sub))
+    return varValue(Root, Fn);
+  // A field of an aggregate parameter (`t.ptr_` of a `const Tuple &t`): what
+  // the caller's argument holds.
+  if (const ParmVarDecl *P = paramAggregateRoot(Sub)) {
+    const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+    return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+  }
+  // The object an accessor returns by reference (`begin()`, `data()`,
+  // `get<I>(t)`): what that object holds.
+  if (const auto *Call = dyn_cast<CallExpr>(Sub))
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Call->isGLValue())
+      return substitute(returnedContents(Callee), Call, Callee, Fn);
+  if (isFieldOfThis(Sub)) {
+    AliasSet S;
+    MemRoot R;
+    R.Kind = MemRoot::ThisValue;
+    S.add(R);
+    return S;
+  }
+  return {};
+}
+
+namespace {
+/// Collects every value stored into local variables of one function body:
+/// initialisers, plain and compound assignments, and assignments to fields
+/// or elements of local aggregates.
+class AssignmentIndexer : public RecursiveASTVisitor<AssignmentIndexer> {
+public:
+  explicit AssignmentIndexer(
+      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 4>> &Out)
+      : Out(Out) {}
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasLocalStorage() && V->getInit())
+      Out[V].push_back(V->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = localAggregateRoot(BO->getLHS()))
+        Out[V].push_back(BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      if (const VarDecl *V = localAggregateRoot(OC->getArg(0)))
+        Out[V].push_back(OC->getArg(1));
+    return true;
+  }
+
+private:
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 4>> &Out;
+};
+} // namespace
+
+const llvm::SmallVector<const Expr *, 4> &
+MemoryModel::assignments(const VarDecl *V) {
+  const DeclContext *DC = V->getParentFunctionOrMethod();
+  if (DC && !AssignmentsIndexed.count(DC)) {
+    AssignmentsIndexed[DC] = true;
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+      if (Stmt *Body = FD->getBody())
+        AssignmentIndexer(Assigned).TraverseStmt(Body);
+  }
+  return Assigned[V];
+}
+
+AliasSet MemoryModel::varValue(const VarDecl *V, const FunctionDecl *Fn) {
+  auto Cached = VarValues.find(V);
+  if (Cached != VarValues.end())
+    return Cached->second;
+  if (InProgress.count(V))
+    return {};
+  InProgress[V] = true;
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(
+      V->getParentFunctionOrMethod());
+  AliasSet S;
+  // Copy: resolving a value may index another function and grow the map.
+  llvm::SmallVector<const Expr *, 4> Values = assignments(V);
+  for (const Expr *Value : Values)
+    S.merge(valueOf(Value, Owner ? Owner : Fn));
+  InProgress.erase(V);
+  VarValues[V] = S;
+  return S;
+}
+
+AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def)
+    return {};
+  auto Cached = Returns.find(Def);
+  if (Cached != Returns.end())
+    return Cached->second;
+  if (InProgress.count(Def))
+    return {};
+  InProgress[Def] = true;
+  auto Values = returnValues(Def->getBody());
+  bool ByRef = Def->getReturnType()->isReferenceType();
+  AliasSet S;
+  for (const Expr *V : Values)
+    S.merge(ByRef ? objectOf(V, Def) : valueOf(V, Def));
+  InProgress.erase(Def);
+  Returns[Def] = S;
+  return S;
+}
+
+AliasSet MemoryModel::returnedContents(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def ||
+      !Def->getReturnType()->isReferenceType())
+    return {};
+  auto Cached = ReturnContents.find(Def);
+  if (Cached != ReturnContents.end())
+    return Cached->second;
+  // Its own key: returnOf may be in progress for the same function.
+  const void *Key = reinterpret_cast<const char *>(Def) + 1;
+  if (InProgress.count(Key))
+    return {};
+  InProgress[Key] = true;
+  auto Values = returnValues(Def->getBody());
+  AliasSet S;
+  for (const Expr *V : Values)
+    S.merge(loadedValue(V, Def));
+  InProgress.erase(Key);
+  ReturnContents[Def] = S;
+  return S;
+}
+
+namespace {
+/// Values a constructor body assigns to fields of `*this`.
+class FieldStoreCollector : public RecursiveASTVisitor<FieldStoreCollector> {
+public:
+  llvm::SmallVector<const Expr *, 4> Values;
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && isFieldOfThis(BO->getLHS()))
+      Values.push_back(BO->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+        isFieldOfThis(OC->getArg(0)))
+      Values.push_back(OC->getArg(1));
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+};
+} // namespace
+
+AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
+  // `using Base::Base;` passes its arguments on unchanged.
+  if (Ctor->isInheritingConstructor())
+    if (const CXXConstructorDecl *Inherited =
+            Ctor->getInheritedConstructor().getConstructor())
+      return ctorValue(Inherited);
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor->hasBody(Def) || !Def)
+    return {};
+  auto Cached = CtorValues.find(Def);
+  if (Cached != CtorValues.end())
+    return Cached->second;
+  if (InProgress.count(Def))
+    return {};
+  InProgress[Def] = true;
+  AliasSet S;
+  if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : CD->inits())
+      if (Init->isWritten() || Init->isBaseInitializer())
+        S.merge(valueOf(Init->getInit(), Def));
+  FieldStoreCollector FC;
+  FC.TraverseStmt(Def->getBody());
+  for (const Expr *V : FC.Values)
+    S.merge(valueOf(V, Def));
+  InProgress.erase(Def);
+  CtorValues[Def] = S;
+  return S;
+}
+
+/// The objects \p S designates, narrowed to the part \p Inner names.
+static AliasSet narrowAll(const AliasSet &S, const MemRoot &Inner) {
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots())
+    // A value loaded from `*this` is not the object the part belongs to.
+    Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
+  return Out;
+}
+
+AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {
+  const RecordDecl *RD = FD->getParent();
+  if (S.empty() || RD->isInvalidDecl())
+    return S;
+  MemRoot Inner;
+  if (RD->isDependentType() || !RD->isCompleteDefinition() ||
+      FD->getType()->isDependentType()) {
+    // No layout: the member itself says which part.
+    Inner.Field = FD;
+    Inner.Member = FD;
+    return narrowAll(S, Inner);
+  }
+  Inner.Field = FD;
+  Inner.Begin = Ctx.getASTRecordLayout(RD).getFieldOffset(
+                    FD->getFieldIndex()) / Ctx.getCharWidth();
+  QualType T = FD->getType();
+  if (!T->isIncompleteType() && !T->isSizelessType())
+    Inner.End = Inner.Begin + Ctx.getTypeSizeInChars(T).getQuantity();
+  return narrowAll(S, Inner);
+}
+
+AliasSet MemoryModel::baseSubobject(const AliasSet &S, const CastExpr *CE) {
+  if (S.empty())
+    return S;
+  MemRoot Inner;
+  QualType From = CE->getSubExpr()->getType();
+  if (From->isPointerType())
+    From = From->getPointeeType();
+  const CXXRecordDecl *Derived = From->getAsCXXRecordDecl();
+  for (const CXXBaseSpecifier *B : CE->path()) {
+    const CXXRecordDecl *Base = B->getType()->getAsCXXRecordDecl();
+    if (!Derived || !Base || B->isVirtual() || Derived->isInvalidDecl() ||
+        Derived->isDependentType() || !Derived->hasDefinition()) {
+      Inner.Placed = false;
+      break;
+    }
+    Inner.Begin +=
+        Ctx.getASTRecordLayout(Derived).getBaseClassOffset(Base).getQuantity();
+    Derived = Base;
+  }
+  return narrowAll(S, Inner);
+}
+
+std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
+                                           bool Negate, const FunctionDecl *Fn) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !isSharedVar(V) || sharedRoot(V).Kind != MemRoot::DynamicShared)
+    return carveSymbolic(Ptr, Offset, Negate, Fn);
+  MemRoot R = sharedRoot(V);
+  QualType Elem = Ptr->getType()->isPointerType()
+                      ? Ptr->getType()->getPointeeType()
+                      : QualType();
+  Expr::EvalResult K;
+  if (Negate || Elem.isNull() || Elem->isIncompleteType() ||
+      Elem->isDependentType() || Offset->isValueDependent() ||
+      !Offset->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative()) {
+    if (Offset->isValueDependent() || (!Elem.isNull() && Elem->isDependentType()))
+      return carveSymbolic(Ptr, Offset, Negate, Fn);
+    R.Placed = false; // somewhere in dynamic shared memory
+  } else {
+    R.Carved = true;
+    R.Begin = K.Val.getInt().getZExtValue() *
+              Ctx.getTypeSizeInChars(Elem).getQuantity();
+  }
+  AliasSet S;
+  S.add(R);
+  return S;
+}
+
+std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,
+                                                   const Expr *Offset,
+                                                   bool Negate,
+                                                   const FunctionDecl *Fn) {
+  // Where Ptr points: the dynamic-shared base, or a place already carved.
+  std::optional<SymbolicPlace> From;
+  bool FromBase = false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
+  if (const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      V && isSharedVar(V) && sharedRoot(V).Kind == MemRoot::DynamicShared) {
+    SymbolicPlace Base;
+    const DeclContext *Owner = V->getDeclContext();
+    if (!V->isLocalVarDecl())
+      if (const auto *Outer =
+              dyn_cast_or_null<DeclContext>(Fn->getNonClosureContext()))
+        Owner = Outer;
+    Base.Owner = Owner;
+    Base.Base = Poly::constant(0);
+    From = Base;
+    FromBase = true;
+  } else {
+    AliasSet P = valueOf(Ptr, Fn);
+    if (P.isUnknown() || P.roots().size() != 1)
+      return std::nullopt;
+    const MemRoot &R = P.roots().front();
+    if (R.Kind != MemRoot::DynamicShared || !R.Place || R.Field || R.Begin)
+      return std::nullopt;
+    From = *R.Place;
+  }
+  QualType PT = Ptr->getType();
+  if (PT->isDependentType() && !PT->isPointerType() && !PT->isArrayType())
+    PT = patternType(Ptr);
+  QualType Elem;
+  if (!PT.isNull() && PT->isPointerType())
+    Elem = PT->getPointeeType();
+  else if (!PT.isNull() && PT->isArrayType())
+    Elem = QualType(PT->getPointeeOrArrayElementType(), 0);
+  std::optional<Poly> Size = sizeOfType(Elem, Ctx);
+  std::optional<Poly> Index = polyOf(Offset, Fn, Ctx);
+  std::optional<SymbolicPlace> Moved;
+  if (Size && Index)
+    Moved = movedPlace(*From,
+                       Negate ? Poly::constant(0) - *Index * *Size
+                              : *Index * *Size,
+                       FromBase);
+  MemRoot R;
+  R.Kind = MemRoot::DynamicShared;
+  if (Moved) {
+    R.Carved = true;
+    R.Place = internPlace(*Moved);
+  } else {
+    R.Placed = false;
+  }
+  AliasSet S;
+  S.add(R);
+  return S;
+}
+
+/// \p R with the parameters its place mentions bound to \p Arg's values in
+/// \p Caller (`smem_b[kNumStages]` fixes the lambda's `i`); unplaced where
+/// an argument is not an integer expression.
+static MemRoot bindPlace(MemRoot R, const FunctionDecl *Caller,
+                         const ASTContext &Ctx,
+                         llvm::function_ref<const Expr *(unsigned)> Arg) {
+  if (!R.Place || !R.Place->Base.mentions(isParamSymbol))
+    return R;
+  bool Lost = false;
+  Poly Bound = R.Place->Base.substitute(isParamSymbol, [&](Symbol S) {
+    const Expr *A = Arg(paramOfSymbol(S));
+    std::optional<Poly> P = A ? polyOf(A, Caller, Ctx) : std::nullopt;
+    Lost |= !P;
+    return P;
+  });
+  SymbolicPlace From = *R.Place;
+  From.Base = Poly::constant(0);
+  std::optional<SymbolicPlace> Moved =
+      Lost ? std::nullopt : movedPlace(From, Bound, /*FromBase=*/true);
+  R.Place = Moved ? internPlace(*Moved) : nullptr;
+  R.Placed = bool(Moved);
+  return R;
+}
+
+/// Adds what an argument designates, narrowed to the part of the
+/// parameter's object \p Param names (its field, its offset).
+static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
+                          const MemRoot &Param) {
+  if (Arg.isUnknown())
+    Out.merge(AliasSet::unknown());
+  for (const MemRoot &A : Arg.roots())
+    Out.add(A.narrowedTo(Param));
+}
+
+/// Whether \p R is a parameter of a function other than \p Callee: one a
+/// lambda captured from the function around it, which means the same there.
+static bool capturedParam(const MemRoot &R, const FunctionDecl *Callee) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(R.Var);
+  const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  return R.Kind == MemRoot::Param && Owner && Callee &&
+         Owner->getCanonicalDecl() != Callee->getCanonicalDecl();
+}
+
+/// \p S with its parameter roots bound to what \p Arg (by parameter index;
+/// null: none passed) designates in \p Caller; roots of an object the
+/// call does not name (`this`, values loaded from it) are dropped.
+static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
+                              const FunctionDecl *Callee,
+                              const FunctionDecl *Caller,
+                              llvm::function_ref<const Expr *(unsigned)> Arg) {
+  if (!S.hasParamOrThis() && !S.hasParamPlace())
+    return S;
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots()) {
+    if (!isCallerBound(R))
+      Out.add(bindPlace(R, Caller, M.context(), Arg));
+    else if (capturedParam(R, Callee))
+      Out.add(R);
+    else if (const Expr *E = R.Kind == MemRoot::Param ? Arg(R.ParamIndex) : nullptr)
+      mergeNarrowed(Out, R.ByRef ? M.objectOf(E, Caller) : M.valueOf(E, Caller), R);
+  }
+  return Out;
+}
+
+AliasSet MemoryModel::subscriptValue(const ArraySubscriptExpr *ASE,
+                                     const CXXMethodDecl *Op,
+                                     const FunctionDecl *Fn) {
+  // The lambda's one parameter is the index; a `this` it captured is not
+  // the visitor's, so not known here.
+  return bindArguments(*this, returnOf(Op), Op, Fn, [ASE](unsigned K) {
+    return K == 0 ? ASE->getRHS() : nullptr;
+  });
+}
+
+AliasSet MemoryModel::callValue(const CallExpr *Call, const FunctionDecl *Fn) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee) {
+    // A template pattern's call whose lookup found one candidate.
+    DependentCallee D = dependentCallee(Call);
+    if (D.Viable.size() != 1)
+      return {};
+    Callee = D.Viable.front();
+  }
+  AliasSet S = substitute(returnOf(Callee), Call, Callee, Fn);
+  const VarDecl *Pool = bumpAllocator(Call, Callee);
+  if (!Pool || S.isUnknown())
+    return S;
+  // Memory of its own: offsets from here on are inside the allocation.
+  AliasSet Out;
+  for (MemRoot R : S.roots()) {
+    if (!isCallerBound(R)) {
+      R.Allocation = Call;
+      R.Allocator = Pool;
+      R.Begin = 0;
+      R.End = MemRoot::NoEnd;
+      R.Placed = true;
+      R.Carved = false;
+      R.Place = nullptr;
+      R.Member = nullptr;
+      R.Field = nullptr;
+    }
+    Out.add(R);
+  }
+  return Out;
+}
+
+const VarDecl *MemoryModel::bumpAllocator(const CallExpr *Call,
+                                          const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!isa<CXXMethodDecl>(Callee) || !Callee->hasBody(Def) || !Def)
+    return nullptr;
+  auto [It, New] = Bumped.try_emplace(Def, nullptr);
+  if (New)
+    It->second = bumpedField(Def);
+  if (!It->second)
+    return nullptr;
+  // On a local object (`tma_allocator al(smem)`), set by its initialiser
+  // only: a copy or a reset would hand out the same memory again.
+  bool Arrow, ImplicitThis;
+  const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis);
+  const auto *DRE =
+      Obj && !Arrow ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      V->getType()->isReferenceType() || !V->getInit() ||
+      assignments(V).size() != 1)
+    return nullptr;
+  return V;
+}
+
+const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee,
+                                unsigned Param) {
+  // A member operator call passes the object as argument 0.
+  if (isa<CXXOperatorCallExpr>(Call))
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee))
+      if (MD->isInstance())
+        ++Param;
+  return Param < Call->getNumArgs() ? Call->getArg(Param) : nullptr;
+}
+
+AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
+                                 const FunctionDecl *Callee,
+                                 const FunctionDecl *Caller) {
+  if (!S.hasParamOrThis() && !S.hasParamPlace())
+    return S;
+  AliasSet Out;
+  if (S.isUnknown())
+    Out = AliasSet::unknown();
+  for (const MemRoot &R : S.roots()) {
+    if (capturedParam(R, Callee)) {
+      Out.add(R);
+    } else if (R.Kind == MemRoot::Param) {
+      const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
+      mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
+                    R);
+    } else if (R.Kind == MemRoot::This) {
+      // Also the member calls a template pattern leaves unresolved.
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        mergeNarrowed(Out, Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller),
+                      R);
+      } else if (ImplicitThis) {
+        Out.add(R); // the caller's own object
+      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+        mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
+      }
+    } else if (R.Kind == MemRoot::ThisValue) {
+      // What the object holds: known for a local aggregate (or a temporary,
+      // or the caller's own `*this`), not through an arbitrary pointer.
+      bool Arrow, ImplicitThis;
+      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+        if (Arrow ? isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())
+                  : isDereferencedThis(Obj))
+          Out.add(R);
+        else if (!Arrow)
+          Out.merge(valueOf(Obj, Caller));
+      } else if (ImplicitThis) {
+        Out.add(R);
+      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+        // `*this + i` of an iterator's operator[]: the caller's own object.
+        if (isDereferencedThis(Call->getArg(0)))
+          Out.add(R);
+        else
+          Out.merge(valueOf(Call->getArg(0), Caller));
+      }
+    } else {
+      Out.add(bindPlace(R, Caller, Ctx, [&](unsigned K) {
+        return argFor(Call, Callee, K);
+      }));
+    }
+  }
+  return Out;
+}
+
+AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor,
+                                 const FunctionDecl *Caller) {
+  // `using Base::Base;`: the roots are the inherited constructor's.
+  const CXXConstructorDecl *CD = Ctor->getConstructor();
+  if (CD && CD->isInheritingConstructor())
+    if (const CXXConstructorDecl *Inherited =
+            CD->getInheritedConstructor().getConstructor())
+      CD = Inherited;
+  return bindArguments(*this, S, CD, Caller, [Ctor](unsigned K) {
+    return K < Ctor->getNumArgs() ? Ctor->getArg(K) : nullptr;
+  });
+}
+
+} // namespace proxyfence

@@ -1,0 +1,199 @@
+//===- Memory.h - which shared-memory object an access touches ------------===//
+#ifndef PROXYFENCE_MEMORY_H
+#define PROXYFENCE_MEMORY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "model/SymbolicPlace.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace proxyfence {
+
+/// One shared-memory object an address may point into.
+struct MemRoot {
+  enum KindTy : unsigned char {
+    SharedVar,     // a `__shared__` variable
+    DynamicShared, // `extern __shared__` storage: all such arrays alias
+    Param,         // whatever the caller passes for parameter ParamIndex
+    This,          // the object a member function is called on
+    ThisValue,     // a value loaded from that object's fields (a descriptor
+                   // object whose conversion operator returns a field)
+  };
+  KindTy Kind = SharedVar;
+  /// For Param: the parameter is a reference, so the caller's argument names
+  /// the object itself rather than holding its address.
+  bool ByRef = false;
+  unsigned ParamIndex = 0;
+  const clang::ValueDecl *Var = nullptr; // SharedVar, or the ParmVarDecl
+
+  /// The bytes of the object that may be touched, relative to its start:
+  /// [Begin, End). A struct field narrows them (distinct fields never
+  /// overlap, union members do); NoEnd runs to the end of the object. For
+  /// Param and This roots the range applies to whatever the caller passes.
+  static constexpr uint64_t NoEnd = ~uint64_t(0);
+  uint64_t Begin = 0, End = NoEnd;
+  /// False where the position inside the object is not known (an offset
+  /// that is not a constant from the dynamic-shared base): overlaps all.
+  bool Placed = true;
+  /// Begin was set by a constant offset from the `extern __shared__` base
+  /// (`smem + OFF`): such regions end where the next one starts.
+  bool Carved = false;
+  /// The innermost field named, for messages ("'SharedStorage::C'").
+  const clang::FieldDecl *Field = nullptr;
+  /// DynamicShared carved by template values: where the region starts
+  /// (Begin and End are then relative to it).
+  const SymbolicPlace *Place = nullptr;
+  /// A member of a record whose layout template values decide (a
+  /// dependent shared-storage struct): no offsets, but distinct members of
+  /// one struct never overlap. Begin and End are then relative to it.
+  const clang::FieldDecl *Member = nullptr;
+  /// What one call of a bump allocator returns (`al.allocate<T, 2>()`):
+  /// the call and the allocator object. Calls of one allocator never
+  /// overlap; Begin and End are then relative to the allocation.
+  const clang::Expr *Allocation = nullptr;
+  const clang::ValueDecl *Allocator = nullptr;
+
+  bool operator==(const MemRoot &O) const {
+    return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
+           ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
+           Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
+           Place == O.Place && Member == O.Member &&
+           Allocation == O.Allocation && Allocator == O.Allocator;
+  }
+  /// Whether the bytes of two roots of the same object may overlap.
+  bool overlaps(const MemRoot &O) const;
+  /// Narrows this root to the part \p Inner describes of whatever it
+  /// designates (a field of a parameter, applied to the argument).
+  MemRoot narrowedTo(const MemRoot &Inner) const;
+};
+
+/// The set of shared-memory objects an address may refer to. Empty means
+/// "not known to be shared memory"; Unknown means "any shared memory".
+class AliasSet {
+public:
+  static AliasSet unknown() {
+    AliasSet S;
+    S.Unknown = true;
+    return S;
+  }
+  bool isUnknown() const { return Unknown; }
+  bool empty() const { return !Unknown && Roots.empty(); }
+  const llvm::SmallVectorImpl<MemRoot> &roots() const { return Roots; }
+  void add(const MemRoot &R);
+  void merge(const AliasSet &O);
+  bool mayAlias(const AliasSet &O) const;
+  bool hasParamOrThis() const;
+  /// Whether a root's place depends on the function's parameters (a
+  /// visitor's lambda computing `smem + OFF + i * STRIDE`).
+  bool hasParamPlace() const;
+  /// mayAlias, counting only objects of the function itself: what its
+  /// parameters and `*this` designate is the caller's to say.
+  bool mayAliasLocally(const AliasSet &O) const;
+  /// Whether both sets name overlapping parts of one parameter's object (or
+  /// of `*this`): the same memory whatever a caller binds there.
+  bool overlapsInSameCallerObject(const AliasSet &O) const;
+  /// "'tile'", "dynamic shared memory", "shared memory".
+  std::string describe() const;
+  /// "shared memory 'tile'", "dynamic shared memory", "shared memory".
+  std::string describeMemory() const;
+
+private:
+  llvm::SmallVector<MemRoot, 2> Roots;
+  bool Unknown = false;
+};
+
+/// Resolves expressions of device code to the shared-memory objects they
+/// designate or point to. Follows locals (through every assignment to them),
+/// casts, pointer and integer arithmetic (descriptors), `&`, `[]`, `*`,
+/// members, parameters, and calls whose body returns a value derived from
+/// their arguments (`__cvta_generic_to_shared`, CuTe's cast helpers). Results
+/// of bodies are cached, so each function is walked once.
+class MemoryModel {
+public:
+  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) { resetPlaces(); }
+
+  /// Objects an lvalue expression designates (`tile[i]`, `*p`, `s.f`).
+  AliasSet objectOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+  /// Objects a pointer or integer address value points into.
+  AliasSet valueOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
+
+  /// Replaces Param/This roots of \p S by what the call's arguments resolve
+  /// to in the caller \p Caller.
+  AliasSet substitute(const AliasSet &S, const clang::CallExpr *Call,
+                      const clang::FunctionDecl *Callee,
+                      const clang::FunctionDecl *Caller);
+  AliasSet substitute(const AliasSet &S, const clang::CXXConstructExpr *Ctor,
+                      const clang::FunctionDecl *Caller);
+
+  static bool isSharedVar(const clang::VarDecl *V);
+  clang::ASTContext &context() { return Ctx; }
+
+private:
+  AliasSet varValue(const clang::VarDecl *V, const clang::FunctionDecl *Fn);
+  /// The value stored in the object a glvalue designates (`v`, `v.f`,
+  /// `this->f`), for locals and for the fields of `*this`.
+  AliasSet loadedValue(const clang::Expr *Sub, const clang::FunctionDecl *Fn);
+  AliasSet returnOf(const clang::FunctionDecl *Callee);
+  /// For a function returning a reference: the value held in the object it
+  /// returns (`T *&data() { return ptr_; }`), in terms of its parameters.
+  AliasSet returnedContents(const clang::FunctionDecl *Callee);
+  /// What a constructor stores into the fields of the new object (member
+  /// initialisers, assignments to `this->f` in its body), in terms of its
+  /// parameters: a descriptor object built from a tile's address.
+  AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
+  AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
+  /// The allocator object of \p Call when it calls a bump allocator: a
+  /// member that returns its pointer field's value and then advances the
+  /// field, on a local object that nothing else sets back. Null otherwise.
+  const clang::VarDecl *bumpAllocator(const clang::CallExpr *Call,
+                                      const clang::FunctionDecl *Callee);
+  /// `v[i]` of a visitor: what its lambda \p Op returns for index `i`.
+  AliasSet subscriptValue(const clang::ArraySubscriptExpr *ASE,
+                          const clang::CXXMethodDecl *Op,
+                          const clang::FunctionDecl *Fn);
+  /// \p S restricted to field \p FD of the objects it designates.
+  AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
+
+  /// \p S moved to the base-class subobject a derived-to-base cast names.
+  AliasSet baseSubobject(const AliasSet &S, const clang::CastExpr *CE);
+  /// `L op R` as a value: pointer arithmetic keeps (a carved part of) the
+  /// pointer's object, other arithmetic what either side holds.
+  AliasSet arithmeticValue(const clang::Expr *L, const clang::Expr *R,
+                           clang::BinaryOperatorKind Op,
+                           const clang::FunctionDecl *Fn);
+  /// The dynamic-shared base plus a constant byte offset, when \p Ptr is
+  /// the `extern __shared__` array itself (the `smem + OFF` carving idiom);
+  /// in a template, a place that template values decide, also from a
+  /// pointer already so placed.
+  std::optional<AliasSet> carve(const clang::Expr *Ptr,
+                                const clang::Expr *Offset, bool Negate,
+                                const clang::FunctionDecl *Fn);
+  std::optional<AliasSet> carveSymbolic(const clang::Expr *Ptr,
+                                        const clang::Expr *Offset, bool Negate,
+                                        const clang::FunctionDecl *Fn);
+  const llvm::SmallVector<const clang::Expr *, 4> &
+  assignments(const clang::VarDecl *V);
+  const clang::Expr *argFor(const clang::CallExpr *Call,
+                            const clang::FunctionDecl *Callee, unsigned Param);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
+  /// bumpedField of each member called, null ones too.
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::FieldDecl *> Bumped;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> CtorValues;
+  llvm::DenseMap<const clang::FunctionDecl *, AliasSet> ReturnContents;
+  llvm::DenseMap<const clang::VarDecl *, AliasSet> VarValues;
+  llvm::DenseMap<const clang::DeclContext *, bool> AssignmentsIndexed;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 4>>
+      Assigned;
+  llvm::DenseMap<const void *, bool> InProgress;
+};
+
+} // namespace proxyfence
+
+#endif
