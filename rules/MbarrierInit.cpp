@@ -3,7 +3,7 @@
 // An mbarrier used by other CTAs of the cluster, or by other threads of the
 // CTA, before its initialisation is visible to them; optionally (strict
 // mode) used by the async proxy with no fence.proxy.async after the init.
-// The analysis is in lib/analysis/MbarrierInit.cpp; this file says what a
+// The analysis is in lib/analysis/InitPublication.cpp; this file says what a
 // finding means and plans its fix.
 //
 //===----------------------------------------------------------------------===//

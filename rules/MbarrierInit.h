@@ -1,13 +1,13 @@
 //===- MbarrierInit.h - proxyfence-mbarrier-init: messages and fixes -------===//
 //
-// The rule over the init-publication analysis (analysis/MbarrierInit.h):
+// The rule over the init-publication analysis (analysis/InitPublication.h):
 // what a finding says, and the edits that publish the init.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_RULES_MBARRIERINIT_H
 #define PROXYFENCE_RULES_MBARRIERINIT_H
 
-#include "analysis/MbarrierInit.h"
+#include "analysis/InitPublication.h"
 #include "fix/Fixes.h"
 #include <string>
 #include <vector>

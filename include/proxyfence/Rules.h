@@ -20,7 +20,7 @@ llvm::ArrayRef<const Rule *> proxyRules();
 const Rule *findRule(llvm::StringRef Name);
 
 /// A rule that runs an analysis of its own rather than matching events of
-/// the proxy dataflow (proxyfence-mbarrier-init: MbarrierInit.h;
+/// the proxy dataflow (proxyfence-mbarrier-init: InitPublication.h;
 /// proxyfence-fence-clobber: FenceClobber.h).
 struct StandaloneRule {
   const char *Name;

@@ -2,7 +2,7 @@
 //
 // A proxy rule says which pending generic access meets which async-proxy
 // operation: (what comes before, what comes after). The dataflow
-// (Analysis.h) supplies what separates them; rules/ defines the rules.
+// (ProxyDataflow.h) supplies what separates them; rules/ defines the rules.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_ANALYSIS_PROXYRULE_H

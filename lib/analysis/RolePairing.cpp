@@ -1,11 +1,11 @@
 //===- RolePairing.cpp - the proxy analysis pairs roles' arrives and waits -===//
 //
-// The part of Analyzer (Analysis.h) that pairs the role records of
+// The part of Analyzer (ProxyDataflow.h) that pairs the role records of
 // different functions: an arrive of one role with a wait of another on the
 // same barrier, siblings of one class, and roots no one calls.
 //
 //===----------------------------------------------------------------------===//
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -8,7 +8,7 @@
 #ifndef PROXYFENCE_OUTCOMEFILE_H
 #define PROXYFENCE_OUTCOMEFILE_H
 
-#include "driver/InputAnalysis.h"
+#include "driver/InputJob.h"
 #include "llvm/Support/Error.h"
 #include <string>
 

@@ -11,7 +11,7 @@
 #ifndef PROXYFENCE_RESULTCACHE_H
 #define PROXYFENCE_RESULTCACHE_H
 
-#include "driver/InputAnalysis.h"
+#include "driver/InputJob.h"
 #include <optional>
 #include <set>
 #include <string>

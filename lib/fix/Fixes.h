@@ -2,7 +2,7 @@
 #ifndef PROXYFENCE_FIXES_H
 #define PROXYFENCE_FIXES_H
 
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Tooling/Core/Replacement.h"

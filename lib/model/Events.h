@@ -3,8 +3,8 @@
 // Every statement of a device function becomes zero or more events: what it
 // does to shared memory and through which proxy, which fences and barriers it
 // executes. Inline asm is classified from its PTX text (Ptx.h), calls from
-// the callee's summary (each analysis keeps its own: Analysis.h,
-// MbarrierInit.h), bodiless callees from the vocabulary.
+// the callee's summary (each analysis keeps its own: ProxyDataflow.h,
+// InitPublication.h), bodiless callees from the vocabulary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_EVENTS_H

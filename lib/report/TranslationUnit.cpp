@@ -1,6 +1,6 @@
 //===- TranslationUnit.cpp - every rule over one parsed translation unit ---===//
 #include "proxyfence/TranslationUnit.h"
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "rules/FenceClobber.h"
 #include "rules/MbarrierInit.h"
 #include "report/Output.h"

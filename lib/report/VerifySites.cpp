@@ -1,6 +1,6 @@
 //===- VerifySites.cpp - where each finding is written, for verification ---===//
 #include "report/VerifySites.h"
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "rules/MbarrierInit.h"
 #include "proxyfence/Rules.h"
 #include "support/Files.h"

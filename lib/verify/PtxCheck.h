@@ -1,6 +1,6 @@
 //===- PtxCheck.h - the proxy rules over compiled PTX ---------------------===//
 //
-// The same may-dataflow as the source analysis (Analysis.h), run over the
+// The same may-dataflow as the source analysis (ProxyDataflow.h), run over the
 // CFG of every function of a PTX module, with the same rules (Rules.h):
 // pending generic-proxy accesses of shared memory, cleared by a proxy fence,
 // checked at each async-proxy operation; accesses pending at an mbarrier

@@ -1,7 +1,7 @@
 //===- Verify.cpp - recompile, check the PTX, run a harness ---------------===//
 #include "support/Files.h"
 #include "verify/Verify.h"
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "frontend/CompileArgs.h"
 #include "verify/Harness.h"
 #include "rules/MbarrierInit.h"

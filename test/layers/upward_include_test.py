@@ -33,7 +33,7 @@ def main():
             print("FAIL: the untouched copy is not clean:\n" + out)
             return 1
         append_include(os.path.join(tmp, "lib", "ptx", "Ptx.cpp"), "proxyfence/Driver.h")
-        append_include(os.path.join(tmp, "lib", "model", "Events.h"), "analysis/Analysis.h")
+        append_include(os.path.join(tmp, "lib", "model", "Events.h"), "analysis/ProxyDataflow.h")
         append_include(os.path.join(tmp, "tool", "ProxyFenceTidyModule.cpp"), "proxyfence/Driver.h")
         rc, out = run(tmp)
         want = ["lib/ptx/Ptx.cpp:", "ptx may not include driver",

@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - memory model, dataflow and compile commands ------===//
-#include "analysis/Analysis.h"
+#include "analysis/ProxyDataflow.h"
 #include "frontend/CompileArgs.h"
-#include "analysis/MbarrierInit.h"
+#include "analysis/InitPublication.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"

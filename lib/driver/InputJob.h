@@ -1,6 +1,6 @@
-//===- InputAnalysis.h - the front end and the analysis of one input -------===//
-#ifndef PROXYFENCE_INPUTANALYSIS_H
-#define PROXYFENCE_INPUTANALYSIS_H
+//===- InputJob.h - the front end and the analysis of one input ------------===//
+#ifndef PROXYFENCE_DRIVER_INPUTJOB_H
+#define PROXYFENCE_DRIVER_INPUTJOB_H
 
 #include "proxyfence/DriverOptions.h"
 #include "frontend/SemaRecovery.h"
@@ -31,7 +31,7 @@ struct FileOutcome {
   /// The front end stopped at Opts.MaxErrors errors: the rest of the file
   /// (and the templates it would have instantiated) was not parsed.
   bool ErrorLimitHit = false;
-  /// Set by the isolated run (IsolatedAnalysis.h): why no result came back
+  /// Set by the isolated run (IsolatedJob.h): why no result came back
   /// (time limit, crash); then nothing else is valid.
   std::string Failure;
   /// Read from the result cache, not analysed in this run.

@@ -1,4 +1,4 @@
-//===- Analysis.h - proxy dataflow over clang's CFG ------------------------===//
+//===- ProxyDataflow.h - proxy dataflow over clang's CFG -------------------===//
 //
 // A may-analysis per device function: the state is the set of generic-proxy
 // shared-memory accesses not yet ordered by a proxy fence, each with the
@@ -11,8 +11,8 @@
 // every path) is what callers see of it, with parameters substituted.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PROXYFENCE_ANALYSIS_H
-#define PROXYFENCE_ANALYSIS_H
+#ifndef PROXYFENCE_ANALYSIS_PROXYDATAFLOW_H
+#define PROXYFENCE_ANALYSIS_PROXYDATAFLOW_H
 
 #include "model/Events.h"
 #include "analysis/Roles.h"

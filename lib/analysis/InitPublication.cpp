@@ -1,5 +1,5 @@
 //===- MbarrierInit.cpp - is an mbarrier's initialisation visible ---------===//
-#include "analysis/MbarrierInit.h"
+#include "analysis/InitPublication.h"
 #include "model/ClusterLaunch.h"
 #include "analysis/Dataflow.h"
 #include "model/DependentCalls.h"

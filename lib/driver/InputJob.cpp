@@ -1,6 +1,6 @@
-//===- InputAnalysis.cpp - the front end and the analysis of one input -----===//
+//===- InputJob.cpp - the front end and the analysis of one input ----------===//
 #include "support/ContentHash.h"
-#include "driver/InputAnalysis.h"
+#include "driver/InputJob.h"
 #include "frontend/CompileArgs.h"
 #include "proxyfence/NvccView.h"
 #include "frontend/SourceRecovery.h"

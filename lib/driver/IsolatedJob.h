@@ -1,8 +1,8 @@
-//===- IsolatedAnalysis.h - one input analysed in a child process ----------===//
-#ifndef PROXYFENCE_ISOLATEDANALYSIS_H
-#define PROXYFENCE_ISOLATEDANALYSIS_H
+//===- IsolatedJob.h - one input analysed in a child process ---------------===//
+#ifndef PROXYFENCE_DRIVER_ISOLATEDJOB_H
+#define PROXYFENCE_DRIVER_ISOLATEDJOB_H
 
-#include "driver/InputAnalysis.h"
+#include "driver/InputJob.h"
 
 namespace proxyfence {
 

@@ -1,4 +1,4 @@
-//===- IsolatedAnalysis.cpp - one input analysed in a child process --------===//
+//===- IsolatedJob.cpp - one input analysed in a child process -------------===//
 //
 // Why a process and not a deadline checked inside clang: the front end can
 // spend unbounded time where no callback runs (template instantiation,
@@ -7,7 +7,7 @@
 // crash does not take the run down.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/IsolatedAnalysis.h"
+#include "driver/IsolatedJob.h"
 #include "driver/OutcomeFile.h"
 #include <cerrno>
 #include <chrono>

@@ -1,4 +1,4 @@
-//===- MbarrierInit.h - mbarrier initialisation and its users -------------===//
+//===- InitPublication.h - how far each mbarrier init is published --------===//
 //
 // proxyfence-mbarrier-init. mbarrier.init is a generic-proxy write by one
 // thread. The other threads of the CTA see it after a CTA-wide barrier; the
@@ -15,8 +15,8 @@
 // init, the fences and the cluster barriers are seen through.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PROXYFENCE_MBARRIERINIT_H
-#define PROXYFENCE_MBARRIERINIT_H
+#ifndef PROXYFENCE_ANALYSIS_INITPUBLICATION_H
+#define PROXYFENCE_ANALYSIS_INITPUBLICATION_H
 
 #include "model/Events.h"
 #include "model/Bindings.h"
@@ -120,7 +120,7 @@ private:
   std::map<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
            std::unique_ptr<Summary>>
       Summaries;
-  /// As in Analysis.h: recursion gets the unspecialised summary.
+  /// As in ProxyDataflow.h: recursion gets the unspecialised summary.
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
   ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>

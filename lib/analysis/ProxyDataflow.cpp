@@ -1,5 +1,5 @@
-//===- Analysis.cpp - proxy dataflow over clang's CFG ----------------------===//
-#include "analysis/Analysis.h"
+//===- ProxyDataflow.cpp - proxy dataflow over clang's CFG ----------------------===//
+#include "analysis/ProxyDataflow.h"
 #include "model/ConstantArms.h"
 #include "analysis/Dataflow.h"
 #include "clang/AST/Attr.h"
