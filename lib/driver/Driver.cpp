@@ -454,10 +454,26 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
     }
     if (!O.accepted()) {
       Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
-          << (O.FirstError.empty() ? "" : ": ") << O.FirstError << "\n";
+          << (O.FirstError.empty() ? "" : ": ") << O.FirstError
+          << (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                                    std::to_string(Opts.MaxErrors) +
+                                    " (raise it, or 0 for no limit)"
+                              : std::string())
+          << "\n";
       ++InputErrors;
       continue;
     }
+    for (const std::string &H : O.MissingHeaders)
+      Err << "proxyfence: " << (Opts.Strict ? "error" : "warning") << ": '"
+          << Names[I] << "': header " << H
+          << " not found; skipped, and the analysis went on without what it "
+             "declares"
+          << (Opts.Strict ? " (--strict)" : " (code that needs it is seen in "
+                                            "part; --strict makes this an "
+                                            "error)")
+          << "\n";
+    if (Opts.Strict && !O.MissingHeaders.empty())
+      ++Degraded;
     Reported.insert(R.Keys.begin(), R.Keys.end());
     keyEditsByRealPath(R);
     if (R.Blind.mostlyStubs() && !Opts.Quiet)
@@ -476,8 +492,12 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
           "the clang front end rejected part of this file (" +
           std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
           "; first: " + O.FirstError + ")" +
+          (O.ForeignErrors ? "; " + std::to_string(O.ForeignErrors) +
+                                 " in files outside the project"
+                           : std::string()) +
           (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
-                                 std::to_string(Opts.MaxErrors)
+                                 std::to_string(Opts.MaxErrors) +
+                                 ": the rest of the file was not analysed"
                            : std::string()) +
           "; findings cover what could be analysed";
       if (Opts.Format == OutputFormat::Text)

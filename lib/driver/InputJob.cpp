@@ -2,6 +2,7 @@
 #include "support/ContentHash.h"
 #include "driver/InputJob.h"
 #include "frontend/CompileArgs.h"
+#include "frontend/ProjectFiles.h"
 #include "proxyfence/NvccView.h"
 #include "frontend/SourceRecovery.h"
 #include "clang/AST/ASTConsumer.h"
@@ -9,13 +10,16 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/ADT/DenseMap.h"
 #include <algorithm>
+#include <optional>
 #include <map>
 
 using namespace clang;
@@ -42,6 +46,13 @@ public:
   SemaRecovery Recovery;
   unsigned MaxErrors = 0;
   unsigned Claimed = 0;
+  /// Errors in files outside the input's project (a library the user does
+  /// not own, which clang half-rejects): they do not use up the budget of
+  /// --max-errors, up to ForeignCap of them (the time bound of a flood).
+  unsigned Foreign = 0;
+  std::optional<ProjectFiles> Project;
+  /// `#include`s of files that do not exist, skipped: "name (at file:line)".
+  std::vector<std::string> MissingHeaders;
 
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
@@ -49,9 +60,8 @@ public:
     if (L < DiagnosticsEngine::Error)
       return;
     if (Recovery.claim(Info)) {
-      if (MaxErrors) // the engine counted it: move its limit past it
-        const_cast<DiagnosticsEngine *>(Info.getDiags())
-            ->setErrorLimit(MaxErrors + ++Claimed);
+      ++Claimed;
+      moveLimit(Info);
       return;
     }
     if (Info.getID() == diag::fatal_too_many_errors) {
@@ -59,6 +69,10 @@ public:
       return;
     }
     ++Count;
+    if (isForeign(Info) && Foreign < ForeignCap) {
+      ++Foreign;
+      moveLimit(Info);
+    }
     if (Info.hasSourceManager() && Info.getLocation().isValid())
       Locations.push_back(Info.getLocation());
     llvm::SmallString<128> Msg;
@@ -80,6 +94,61 @@ public:
     }
     First += Msg.str();
   }
+
+private:
+  static constexpr unsigned ForeignCap = 20000;
+
+  /// The engine discounted an error: clang's limit moves past it.
+  void moveLimit(const Diagnostic &Info) {
+    if (MaxErrors)
+      const_cast<DiagnosticsEngine *>(Info.getDiags())
+          ->setErrorLimit(MaxErrors + Claimed + Foreign);
+  }
+
+  bool isForeign(const Diagnostic &Info) {
+    if (!Project || !Info.hasSourceManager() || Info.getLocation().isInvalid())
+      return false;
+    const SourceManager &SM = Info.getSourceManager();
+    FileID F = SM.getFileID(SM.getFileLoc(Info.getLocation()));
+    auto [It, New] = ForeignFiles.try_emplace(F, false);
+    if (New) {
+      OptionalFileEntryRef FE = SM.getFileEntryRefForID(F);
+      llvm::SmallString<256> Path(FE ? FE->getName() : "");
+      if (!Path.empty()) {
+        SM.getFileManager().makeAbsolutePath(Path);
+        It->second = F != SM.getMainFileID() && !Project->contains(Path);
+      }
+    }
+    return It->second;
+  }
+  llvm::DenseMap<FileID, bool> ForeignFiles;
+};
+
+/// Skips an `#include` of a file that does not exist and goes on, as clangd
+/// does: a host-only header the analysing machine lacks (<omp.h>) must not
+/// end the parse before the code that launches the kernels.
+class SkipMissingHeaders : public PPCallbacks {
+public:
+  SkipMissingHeaders(Preprocessor &PP, std::vector<std::string> &Missing)
+      : PP(PP), Missing(Missing) {}
+  bool FileNotFound(llvm::StringRef FileName) override {
+    std::string Where;
+    // Outside a macro expansion the current lexer is a raw-source Lexer.
+    if (auto *L = static_cast<Lexer *>(PP.getCurrentLexer())) {
+      // The lexer stands past the directive's end of line.
+      PresumedLoc P = PP.getSourceManager().getPresumedLoc(
+          L->getSourceLocation().getLocWithOffset(-1));
+      if (P.isValid())
+        Where = " (included at " + std::string(P.getFilename()) + ":" +
+                std::to_string(P.getLine()) + ")";
+    }
+    Missing.push_back("'" + FileName.str() + "'" + Where);
+    return true;
+  }
+
+private:
+  Preprocessor &PP;
+  std::vector<std::string> &Missing;
 };
 
 class AnalysisConsumer : public ASTConsumer {
@@ -152,6 +221,8 @@ public:
     CI.getDiagnostics().setErrorLimit(Opts.MaxErrors);
     Errors.MaxErrors = Opts.MaxErrors;
     Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
+        std::make_unique<SkipMissingHeaders>(PP, Errors.MissingHeaders));
     PP.setTokenWatcher([&PP, this](const Token &) {
       Errors.Recovery.tokenLexed();
       if (Errors.LimitHit)
@@ -273,6 +344,7 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
   FileResult &R = O.R;
   R.File = File;
   FrontEndErrors Errors;
+  Errors.Project.emplace(File, Opts.CudaPath);
   bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
   if (Ran && !Errors.AsmEscapes.empty()) {
     // `%laneid` where the recovery could not see it (an asm string from a
@@ -281,6 +353,7 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
     FileResult Second;
     Second.File = File;
     FrontEndErrors Again;
+    Again.Project.emplace(File, Opts.CudaPath);
     if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
                     Again) &&
         Second.Repairs > R.Repairs) {
@@ -288,11 +361,15 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
       Errors.Count = Again.Count;
       Errors.First = Again.First;
       Errors.LimitHit = Again.LimitHit;
+      Errors.Foreign = Again.Foreign;
+      Errors.MissingHeaders = std::move(Again.MissingHeaders);
     }
   }
   O.Errors = Errors.Count;
   O.FirstError = Errors.First;
   O.ErrorLimitHit = Errors.LimitHit;
+  O.ForeignErrors = Errors.Foreign;
+  O.MissingHeaders = std::move(Errors.MissingHeaders);
   return O;
 }
 

@@ -31,6 +31,11 @@ struct FileOutcome {
   /// The front end stopped at Opts.MaxErrors errors: the rest of the file
   /// (and the templates it would have instantiated) was not parsed.
   bool ErrorLimitHit = false;
+  /// Of Errors, those in files outside the input's project (not counted
+  /// towards --max-errors).
+  unsigned ForeignErrors = 0;
+  /// Included files that were not found and were skipped.
+  std::vector<std::string> MissingHeaders;
   /// Set by the isolated run (IsolatedJob.h): why no result came back
   /// (time limit, crash); then nothing else is valid.
   std::string Failure;

@@ -214,7 +214,9 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"sites", std::move(Sites)},
                    {"errors", O.Errors},
                    {"firstError", txt(O.FirstError)},
-                   {"errorLimitHit", O.ErrorLimitHit}};
+                   {"errorLimitHit", O.ErrorLimitHit},
+                   {"foreignErrors", O.ForeignErrors},
+                   {"missingHeaders", writeStrings(O.MissingHeaders)}};
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   OS << json::Value(std::move(Doc));
@@ -302,6 +304,8 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   O.Errors = In.num(Doc, "errors");
   O.FirstError = In.str(Doc, "firstError");
   O.ErrorLimitHit = In.flag(Doc, "errorLimitHit");
+  O.ForeignErrors = In.num(Doc, "foreignErrors");
+  O.MissingHeaders = In.strings(Doc, "missingHeaders");
   if (In.Bad)
     return llvm::createStringError(std::make_error_code(std::errc::invalid_argument),
                                    "not an analysis result written by this version");
