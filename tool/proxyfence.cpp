@@ -49,6 +49,11 @@ static cl::opt<bool>
            cl::cat(Category));
 static cl::opt<bool> Quiet("quiet", cl::desc("No summary line on stderr"),
                            cl::cat(Category));
+static cl::opt<bool> NoInstantiatingSource(
+    "no-instantiating-source",
+    cl::desc("Without -p, analyse a header alone, not in the project's CUDA "
+             "source that includes it"),
+    cl::cat(Category));
 static cl::list<std::string>
     Disable("disable", cl::desc("Disable a rule (repeatable)"),
             cl::value_desc("rule"), cl::cat(Category));
@@ -291,6 +296,7 @@ int main(int argc, const char **argv) {
   Opts.Fix = Fix;
   Opts.Strict = Strict;
   Opts.Quiet = Quiet;
+  Opts.InstantiatingSource = !NoInstantiatingSource;
   Opts.Stats = StatsOpt;
   Opts.PrintCommands = PrintCommands;
   Opts.NvccView = !NoNvccView;

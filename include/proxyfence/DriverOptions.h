@@ -39,6 +39,10 @@ struct DriverOptions : AnalysisOptions {
   /// Launcher mode: the build's compile command of the one input, used
   /// as a database entry would be (run in the current directory).
   std::vector<std::string> LaunchCommand;
+  /// A header named without a compilation database is analysed in the
+  /// project's CUDA source that includes it, when one does
+  /// (--no-instantiating-source: the header alone).
+  bool InstantiatingSource = true;
   /// Also write the findings as SARIF to this file (launcher mode).
   std::string SarifFile;
   /// Results of unchanged inputs come from the cache (--no-cache: off).

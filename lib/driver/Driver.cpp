@@ -6,6 +6,7 @@
 #include "proxyfence/Config.h"
 #include "report/Formats.h"
 #include "frontend/HeaderTU.h"
+#include "frontend/ProjectFiles.h"
 #include "driver/InputJob.h"
 #include "driver/IsolatedJob.h"
 #include "driver/ResultCache.h"
@@ -242,7 +243,15 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
       if (!CCs.front().Directory.empty())
         Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
     } else if (Headers) {
-      Headers->emplace_back();
+      HeaderJob Header;
+      if (Opts.InstantiatingSource && isHeaderName(Abs))
+        if (std::optional<HeaderContext> H = includingSourceInTree(
+                Abs, ProjectFiles(Abs, Opts.CudaPath).root(), Opts.ExtraArgs)) {
+          Header.Note = describeHeaderContext(Abs, *H);
+          Header.Focus = Abs;
+          Abs = H->EntryFile;
+        }
+      Headers->push_back(Header);
     }
     if (!Opts.LaunchCommand.empty()) {
       Cmd = Opts.LaunchCommand;

@@ -12,6 +12,9 @@ namespace proxyfence {
 
 namespace {
 
+/// A project tree with more CUDA sources than this is searched in part.
+constexpr size_t MaxTreeSources = 4000;
+
 std::string normalised(llvm::StringRef Dir, llvm::StringRef P) {
   llvm::SmallString<256> S;
   if (llvm::sys::path::is_absolute(P))
@@ -114,6 +117,25 @@ public:
     }
     return false;
   }
+  /// The fewest `#include` steps from \p Entry to \p Target, if any (a
+  /// breadth-first walk).
+  std::optional<unsigned> hops(const std::string &Entry, const SearchPath &S,
+                               const std::string &Target) {
+    std::set<std::string> Seen{Entry};
+    std::vector<std::string> Level{Entry};
+    for (unsigned Depth = 0; !Level.empty(); ++Depth) {
+      std::vector<std::string> Next;
+      for (const std::string &F : Level) {
+        if (F == Target)
+          return Depth;
+        for (const std::string &N : includes(F, S))
+          if (Seen.insert(N).second)
+            Next.push_back(N);
+      }
+      Level = std::move(Next);
+    }
+    return std::nullopt;
+  }
   unsigned Scanned = 0;
 
 private:
@@ -196,6 +218,50 @@ headerContext(const clang::tooling::CompilationDatabase &DB,
         normalised(Nearest->Command.Directory, A[I]) == Nearest->EntryFile)
       A.erase(A.begin() + I);
   return Nearest;
+}
+
+/// The CUDA sources below \p Root, in path order, at most \p Limit of
+/// them; hidden directories (.git, .cache) are skipped.
+static std::vector<std::string> cudaSourcesBelow(llvm::StringRef Root,
+                                                 size_t Limit) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End;
+       It != End && !EC && Out.size() < Limit; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name.starts_with(".")) {
+      It.no_push();
+      continue;
+    }
+    if (llvm::sys::path::extension(Name) == ".cu" &&
+        It->type() != llvm::sys::fs::file_type::directory_file)
+      Out.push_back(normalised("/", It->path()));
+  }
+  llvm::sort(Out);
+  return Out;
+}
+
+std::optional<HeaderContext>
+includingSourceInTree(llvm::StringRef Header, llvm::StringRef Root,
+                      const std::vector<std::string> &Args) {
+  std::string Target = normalised("/", Header);
+  clang::tooling::CompileCommand Flags;
+  Flags.CommandLine.push_back("clang++");
+  Flags.CommandLine.insert(Flags.CommandLine.end(), Args.begin(), Args.end());
+  SearchPath S = searchPath(Flags);
+  IncludeScanner Scanner;
+  std::optional<HeaderContext> Best;
+  unsigned BestHops = 0;
+  for (const std::string &Source : cudaSourcesBelow(Root, MaxTreeSources)) {
+    std::optional<unsigned> Hops = Scanner.hops(Source, S, Target);
+    if (!Hops || (Best && *Hops >= BestHops))
+      continue;
+    Best = HeaderContext{Source, Flags, /*Includes=*/true, 0};
+    BestHops = *Hops;
+  }
+  if (Best)
+    Best->FilesScanned = Scanner.Scanned;
+  return Best;
 }
 
 bool isHeaderName(llvm::StringRef Path) {

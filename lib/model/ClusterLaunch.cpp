@@ -29,9 +29,21 @@ public:
     // The callee of `k<<<...>>>(args)` is a launch; the rest is traversed.
     if (const FunctionDecl *F = K->getDirectCallee())
       Launched[kernelKey(F)] = true;
+    else if (const VarDecl *V = launchVariable(K->getCallee()))
+      Launched[KernelOf.lookup(V)] = true;
     for (Stmt *Child : K->children())
       if (Child != K->getCallee())
         TraverseStmt(Child);
+    return true;
+  }
+  /// `auto k = kernel<...>;` names a kernel without launching it; a later
+  /// `k<<<...>>>` is its launch, and any other use of `k` lets it escape.
+  bool TraverseVarDecl(VarDecl *V) {
+    const FunctionDecl *K = V->hasLocalStorage() ? kernelNamed(V->getInit())
+                                                 : nullptr;
+    if (!K)
+      return RecursiveASTVisitor::TraverseVarDecl(V);
+    KernelOf[V] = kernelKey(K);
     return true;
   }
   /// `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -56,14 +68,39 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (Queries.count(D))
+      return true;
     if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl()))
-      if (F->hasAttr<CUDAGlobalAttr>() && !Queries.count(D))
+      if (F->hasAttr<CUDAGlobalAttr>())
         Escaped[kernelKey(F)] = true;
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      if (const FunctionDecl *K = KernelOf.lookup(V))
+        Escaped[K] = true;
     return true;
   }
 
 private:
+  /// The kernel \p E names (`kernel<T>`, `&kernel<T>`), if any.
+  static const FunctionDecl *kernelNamed(const Expr *E) {
+    if (!E)
+      return nullptr;
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *F = D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+    return F && F->hasAttr<CUDAGlobalAttr>() ? F : nullptr;
+  }
+  /// The variable holding a kernel that \p Callee calls through.
+  const VarDecl *launchVariable(const Expr *Callee) const {
+    const auto *D = dyn_cast<DeclRefExpr>(Callee->IgnoreParenCasts());
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && KernelOf.count(V) ? V : nullptr;
+  }
+
   llvm::DenseSet<const DeclRefExpr *> Queries;
+  llvm::DenseMap<const VarDecl *, const FunctionDecl *> KernelOf;
 };
 } // namespace
 
