@@ -196,6 +196,31 @@ std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
   return Files;
 }
 
+/// Where to look for the source that includes header \p Abs: its git work
+/// tree; outside one (an unpacked release), the directory above the -I
+/// directory that holds it (`include/` of a project whose sources sit
+/// beside it), else its own directory.
+static std::string headerSearchRoot(llvm::StringRef Abs,
+                                    const DriverOptions &Opts) {
+  ProjectFiles Project(Abs, Opts.CudaPath);
+  if (Project.isGitWorkTree())
+    return Project.root().str();
+  std::string Root = Project.root().str();
+  for (size_t I = 0; I < Opts.ExtraArgs.size(); ++I) {
+    llvm::StringRef A = Opts.ExtraArgs[I];
+    if (!A.consume_front("-I") && !A.consume_front("-iquote"))
+      continue;
+    if (A.empty() && I + 1 < Opts.ExtraArgs.size())
+      A = Opts.ExtraArgs[++I];
+    std::string Dir = absolutePath(A);
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (llvm::StringRef(Abs).starts_with(Dir + "/") && !Parent.empty() &&
+        Parent.size() < Root.size() && llvm::StringRef(Root).starts_with(Parent))
+      Root = Parent.str();
+  }
+  return Root;
+}
+
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,
                                         std::vector<HeaderJob> *Headers) {
@@ -246,7 +271,7 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
       HeaderJob Header;
       if (Opts.InstantiatingSource && isHeaderName(Abs))
         if (std::optional<HeaderContext> H = includingSourceInTree(
-                Abs, ProjectFiles(Abs, Opts.CudaPath).root(), Opts.ExtraArgs)) {
+                Abs, headerSearchRoot(Abs, Opts), Opts.ExtraArgs)) {
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
           Abs = H->EntryFile;

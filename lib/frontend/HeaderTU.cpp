@@ -246,6 +246,10 @@ includingSourceInTree(llvm::StringRef Header, llvm::StringRef Root,
                       const std::vector<std::string> &Args) {
   std::string Target = normalised("/", Header);
   clang::tooling::CompileCommand Flags;
+  // Relative -I directories are relative to where the tool runs.
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    Flags.Directory = std::string(Cwd);
   Flags.CommandLine.push_back("clang++");
   Flags.CommandLine.insert(Flags.CommandLine.end(), Args.begin(), Args.end());
   SearchPath S = searchPath(Flags);

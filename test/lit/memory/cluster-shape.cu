@@ -1,8 +1,11 @@
 // A kernel without __cluster_dims__, launched in this file with <<<...>>>
 // only, runs as a cluster of one CTA: its "remote" arrive (mapa to rank 0)
 // reaches its own barrier, ordered by the __syncthreads() after the init.
-// The same kernel body with __cluster_dims__(2, 1, 1), or launched where the
-// tool cannot see it, may have a peer CTA and is reported.
+// So is one launched through a variable that holds it (`auto k = kernel;
+// k<<<...>>>`). The same kernel body with __cluster_dims__(2, 1, 1), launched
+// where the tool cannot see it, or through a variable that escapes to
+// cudaLaunchKernelEx (which may set a cluster dimension), may have a peer
+// CTA and is reported.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 #include <cstdint>
 
@@ -30,15 +33,25 @@ __device__ inline void arrive_rank0(uint64_t *bar) {
 __global__ void launched_without_cluster(int *out) { BODY }
 __global__ void __cluster_dims__(2, 1, 1) with_cluster(int *out) { BODY }
 __global__ void launch_not_visible(int *out) { BODY }
+__global__ void through_variable(int *out) { BODY }
+__global__ void through_escaping_variable(int *out) { BODY }
 
 void host(int *out) {
   cudaFuncSetAttribute(launched_without_cluster,
                        cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
   launched_without_cluster<<<4, 128>>>(out);
   with_cluster<<<4, 128>>>(out);
+  auto kernel = through_variable;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+  kernel<<<4, 128>>>(out);
+  auto escaping = &through_escaping_variable;
+  cudaLaunchConfig_t config = {};
+  cudaLaunchKernelEx(&config, escaping, out);
 }
 
-// CHECK-NOT: cluster-shape.cu:30:{{.*}}warning
-// CHECK: cluster-shape.cu:31:68: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: cluster-shape.cu:32:48: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: proxyfence: 2 findings in 1 file
+// CHECK-NOT: cluster-shape.cu:33:{{.*}}warning
+// CHECK: cluster-shape.cu:34:68: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-shape.cu:35:48: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK-NOT: cluster-shape.cu:36:{{.*}}warning
+// CHECK: cluster-shape.cu:37:55: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: proxyfence: 3 findings in 1 file
