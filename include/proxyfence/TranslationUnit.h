@@ -53,6 +53,10 @@ struct TranslationUnitResult {
   unsigned InLibrary = 0;  // hazards in code outside the project, unreported
   AnalysisStats Stats;
   BlindSpots Blind; // stubs and code lost to front-end errors
+  /// Device function templates analysed only as written: nothing in the
+  /// unit instantiates them, so calls on their dependent values stay
+  /// unresolved (Stats.UnresolvedCalls).
+  unsigned PatternsOnly = 0;
   /// One per warning, in report order; Message.Fix holds the warning's
   /// edits (notes carry none).
   std::vector<clang::tooling::Diagnostic> Diags;

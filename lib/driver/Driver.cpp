@@ -196,6 +196,24 @@ std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
   return Files;
 }
 
+/// Calls left unresolved above which a file analysed as uninstantiated
+/// templates is said to be barely seen.
+constexpr unsigned BlindUnresolvedCalls = 20;
+
+/// The one line telling a user that a clean result means "not seen": the
+/// file's templates were analysed as written, with most calls unknown.
+static std::string patternBlindness(const FileResult &R) {
+  if (!R.PatternsOnly || R.Stats.UnresolvedCalls < BlindUnresolvedCalls)
+    return "";
+  return "analysed as an uninstantiated pattern (" +
+         std::to_string(R.PatternsOnly) + " device function template" +
+         (R.PatternsOnly == 1 ? "" : "s") + " that nothing instantiates): " +
+         std::to_string(R.Stats.UnresolvedCalls) +
+         " calls unresolved; run it through a file that instantiates it "
+         "(-p build/, or a .cu of the project that includes it and "
+         "instantiates its templates)";
+}
+
 /// Where to look for the source that includes header \p Abs: its git work
 /// tree; outside one (an unpacked release), the directory above the -I
 /// directory that holds it (`include/` of a project whose sources sit
@@ -519,6 +537,14 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
              "the -D flags of the build (--stats lists them)\n";
     if (Opts.Format == OutputFormat::Text)
       Out << R.Report;
+    if (std::string Why = patternBlindness(R); !Why.empty()) {
+      if (Opts.Format == OutputFormat::Text) {
+        if (!Opts.Quiet)
+          Err << "proxyfence: note: '" << Names[I] << "': " << Why << "\n";
+      } else {
+        Incomplete.emplace_back(Names[I], Why);
+      }
+    }
     if (O.Errors) {
       ++Degraded;
       DegradedFiles.push_back(Names[I]);

@@ -197,6 +197,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"validDecls", R.ValidDecls},
                    {"unfixable", R.Unfixable},
                    {"suppressed", R.Suppressed},
+                   {"patternsOnly", R.PatternsOnly},
                    {"inLibrary", R.InLibrary},
                    {"repairs", R.Repairs},
                    {"asmLeft", R.AsmLeft},
@@ -238,6 +239,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.ValidDecls = In.num(Doc, "validDecls");
   R.Unfixable = In.num(Doc, "unfixable");
   R.Suppressed = In.num(Doc, "suppressed");
+  R.PatternsOnly = In.num(Doc, "patternsOnly");
   const json::Object &St = *In.object(Doc.get("stats"));
   R.Stats.Functions = In.num(St, "functions");
   R.Stats.AsmStatements = In.num(St, "asmStatements");

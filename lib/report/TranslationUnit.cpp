@@ -90,10 +90,16 @@ public:
   }
   /// Adds the patterns that no instantiation stands for (with \p Every,
   /// all of them); call once, after the traversal.
-  void addPatterns(bool Every) {
-    for (const FunctionDecl *P : Patterns)
-      if (Every || !Instantiated.count(P))
+  /// Returns how many of them no instantiation stands for.
+  unsigned addPatterns(bool Every) {
+    unsigned Alone = 0;
+    for (const FunctionDecl *P : Patterns) {
+      bool Instantiation = Instantiated.count(P);
+      Alone += !Instantiation;
+      if (Every || !Instantiation)
         Roots.push_back(P);
+    }
+    return Alone;
   }
 
 private:
@@ -228,7 +234,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   // there, and as written too, for what those instantiations do not reach
   // (a configuration the file does not use, roles its runtime barrier ids
   // do not pair); a finding seen both ways is reported once.
-  RC.addPatterns(/*Every=*/Focus.has_value());
+  R.PatternsOnly = RC.addPatterns(/*Every=*/Focus.has_value());
   Analyzer A(Ctx, Rules);
   A.events().setUserVocabulary(&Opts.Vocabulary);
   for (const FunctionDecl *FD : RC.Roots)
