@@ -348,6 +348,8 @@ private:
     for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
       const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
       Event E = lift(U.E);
+      if (E.Mem.onlyKernelArgument()) // not this CTA's shared memory
+        continue;
       if (E.Mem.empty())
         E.Mem = AliasSet::unknown();
       if (U.AfterBarrier) {
@@ -361,6 +363,8 @@ private:
     // Hazards inside the callee between what its parameters designate.
     for (const Finding &D : Sm.Deferred) {
       Event Acc = lift(D.Access), Async = lift(D.Async);
+      if (Async.Mem.onlyKernelArgument())
+        continue;
       if (Async.Mem.empty())
         Async.Mem = AliasSet::unknown();
       if (Acc.Mem.mayAlias(Async.Mem))
@@ -379,7 +383,7 @@ private:
       RoleWait L = R;
       L.Wait = lift(R.Wait);
       L.Async.Mem = lift(R.Async).Mem;
-      if (L.Async.Mem.empty())
+      if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
         L.Async.Mem = AliasSet::unknown();
       addRoleRecord(LiftedWaits, L);
     }

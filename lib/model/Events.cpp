@@ -437,8 +437,10 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
           Ev.Mem = Memory.valueOf(E, Fn);
         if (Ev.Mem.empty()) {
           // A generic-address st/ld may not touch shared memory at all; an
-          // explicitly shared or async operand does, somewhere.
-          if (Eff.GenericAddress)
+          // explicitly shared or async operand does, somewhere (not where a
+          // kernel parameter points: a `.shared` address made from one is
+          // not this CTA's shared memory).
+          if (Eff.GenericAddress || Ev.Mem.onlyKernelArgument())
             continue;
           Ev.Mem = AliasSet::unknown();
         }
@@ -479,7 +481,7 @@ void EventExtractor::bodilessCall(const CallExpr *Call,
     if (Eff.MemOperand >= 0) {
       Ev.Mem = argValue(Eff.MemOperand);
       if (Ev.Mem.empty()) {
-        if (Eff.GenericAddress)
+        if (Eff.GenericAddress || Ev.Mem.onlyKernelArgument())
           continue;
         Ev.Mem = AliasSet::unknown();
       }
@@ -617,7 +619,8 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
   E.Mem = substitute(Inner.Mem, C, Fn);
   // `st.shared [addr]` with the address a parameter: still shared memory
   // when the caller's argument resolves to nothing known.
-  if (E.Mem.empty() && Inner.ExplicitShared && !Inner.Mem.empty())
+  if (E.Mem.empty() && Inner.ExplicitShared && !Inner.Mem.empty() &&
+      !E.Mem.onlyKernelArgument())
     E.Mem = AliasSet::unknown();
   E.Mbarrier = substitute(Inner.Mbarrier, C, Fn);
   // An operation with an mbarrier keeps one, whatever the caller passes.

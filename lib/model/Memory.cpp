@@ -27,6 +27,7 @@ void AliasSet::add(const MemRoot &R) {
 
 void AliasSet::merge(const AliasSet &O) {
   Unknown |= O.Unknown;
+  KernelArgument |= O.KernelArgument;
   for (const MemRoot &R : O.Roots)
     add(R);
 }
@@ -335,7 +336,8 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
       return {};
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-      return isKernel(Owner) ? AliasSet() : paramRoot(P, /*ByRef=*/true);
+      return isKernel(Owner) ? AliasSet::kernelArgument()
+                             : paramRoot(P, /*ByRef=*/true);
     }
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
   }
@@ -650,7 +652,7 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
       return {};
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-      return isKernel(Owner) ? AliasSet() : paramRoot(P, false);
+      return isKernel(Owner) ? AliasSet::kernelArgument() : paramRoot(P, false);
     }
     if (V->hasLocalStorage())
       return V->getType()->isReferenceType() ? valueOf(V->getInit(), Fn)
@@ -1004,6 +1006,8 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
                           const MemRoot &Param) {
   if (Arg.isUnknown())
     Out.merge(AliasSet::unknown());
+  if (Arg.onlyKernelArgument())
+    Out.merge(AliasSet::kernelArgument());
   for (const MemRoot &A : Arg.roots())
     Out.add(A.narrowedTo(Param));
 }

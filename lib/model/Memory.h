@@ -80,7 +80,16 @@ public:
     S.Unknown = true;
     return S;
   }
+  /// What a kernel's parameter points to: memory the host passed, never
+  /// this CTA's shared memory (no shared address exists before the launch).
+  static AliasSet kernelArgument() {
+    AliasSet S;
+    S.KernelArgument = true;
+    return S;
+  }
   bool isUnknown() const { return Unknown; }
+  /// Known not to be shared memory: derived from kernel parameters only.
+  bool onlyKernelArgument() const { return empty() && KernelArgument; }
   bool empty() const { return !Unknown && Roots.empty(); }
   const llvm::SmallVectorImpl<MemRoot> &roots() const { return Roots; }
   void add(const MemRoot &R);
@@ -104,6 +113,7 @@ public:
 private:
   llvm::SmallVector<MemRoot, 2> Roots;
   bool Unknown = false;
+  bool KernelArgument = false;
 };
 
 /// Resolves expressions of device code to the shared-memory objects they
