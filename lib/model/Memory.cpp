@@ -347,8 +347,14 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
                  ? subscriptValue(ASE, Op, Fn)
                  : AliasSet(); // a temporary
     const Expr *Array = subscriptBase(ASE);
-    if (isObjectOfDependentType(Array))
-      return AliasSet();
+    if (isObjectOfDependentType(Array)) {
+      // Whatever the member is (an array, an array-like class stored in
+      // place), an element of an object that lies in shared memory lies
+      // there too: `s.tile[i]` of `Storage &s = *(Storage *)smem`, or of a
+      // `SharedStorage &s` parameter (what the caller binds).
+      AliasSet Object = objectOf(Array, Fn);
+      return Object.isUnknown() ? AliasSet() : Object;
+    }
     if (auto Carved = carve(Array, subscriptIndex(ASE), false, Fn))
       return *Carved;
     return valueOf(Array, Fn);
