@@ -103,6 +103,14 @@ public:
       return of(FC->getSubExpr(), Depth + 1);
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
       return CE->getNumArgs() == 1 ? of(CE->getArg(0), Depth + 1) : Tensor();
+    // `t.data() + offset`: an iterator moved along is still one into the
+    // same tensor (a TMA tensor rebased by pointer arithmetic).
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
+      return of(offsetBase(BO->getLHS(), BO->getRHS()), Depth + 1);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && (Op->getOperator() == OO_Plus || Op->getOperator() == OO_Minus) &&
+        Op->getNumArgs() == 2)
+      return of(offsetBase(Op->getArg(0), Op->getArg(1)), Depth + 1);
     if (isa<DeclRefExpr>(E)) {
       const Expr *Init = localInit(E);
       return Init ? of(Init, Depth + 1) : Tensor();
@@ -153,6 +161,12 @@ public:
   }
 
 private:
+  /// Of `a + b`, the operand that is not the integer offset.
+  static const Expr *offsetBase(const Expr *L, const Expr *R) {
+    QualType T = L->IgnoreParenImpCasts()->getType();
+    return !T.isNull() && T->isIntegralOrEnumerationType() ? R : L;
+  }
+
   /// The shared memory a pointer passed to make_smem_ptr points into: a
   /// value the memory model knows, or `storage.member.begin()` / `.data()`
   /// of an object it does.

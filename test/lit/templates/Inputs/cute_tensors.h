@@ -26,6 +26,7 @@ template <class Engine, class L> struct Tensor {
   Engine engine;
   L layout;
   template <class... Coord> __device__ Tensor operator()(Coord...) const { return *this; }
+  __device__ Engine data() const { return engine; }
 };
 template <class Engine, class L> Tensor(Engine, L) -> Tensor<Engine, L>;
 // A view of memory, and a tensor that owns its elements (registers).
