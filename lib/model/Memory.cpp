@@ -44,6 +44,15 @@ bool MemRoot::overlaps(const MemRoot &O) const {
   if (Place != O.Place)
     return placesOverlap(Place, Place ? 0 : Begin, O.Place,
                          O.Place ? 0 : O.Begin);
+  // Members of an object of template-parameter type, known by name only.
+  if (MemberName != O.MemberName) {
+    const IdentifierInfo *Mine =
+        MemberName ? MemberName : (Member ? Member->getIdentifier() : nullptr);
+    const IdentifierInfo *Theirs =
+        O.MemberName ? O.MemberName
+                     : (O.Member ? O.Member->getIdentifier() : nullptr);
+    return !(Mine && Theirs && Mine != Theirs);
+  }
   // Members of a struct without a layout: distinct ones never overlap; a
   // member and a range of the struct may.
   if (Member != O.Member)
@@ -82,9 +91,14 @@ MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
     R.Placed = false;
     return R;
   }
-  if (Inner.Member && !R.Member) {
+  if (Inner.Member && !R.Member && !R.MemberName) {
     // Offsets inside the member are relative to it from here on.
     R.Member = Inner.Member;
+    R.Begin = 0;
+    R.End = NoEnd;
+  }
+  if (Inner.MemberName && !R.Member && !R.MemberName) {
+    R.MemberName = Inner.MemberName;
     R.Begin = 0;
     R.End = NoEnd;
   }
@@ -244,6 +258,14 @@ static MemRoot sharedRoot(const VarDecl *V) {
   return R;
 }
 
+/// A kernel's parameter: a pointer (or an object holding pointers) the host
+/// passed points to no shared memory of this CTA; an integer may still be
+/// a shared-window address the host computed.
+static AliasSet kernelParameter(const ParmVarDecl *P) {
+  return P->getType()->isIntegralOrEnumerationType() ? AliasSet()
+                                                     : AliasSet::kernelArgument();
+}
+
 static AliasSet paramRoot(const ParmVarDecl *P, bool ByRef) {
   AliasSet S;
   MemRoot R;
@@ -336,7 +358,7 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
       return {};
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-      return isKernel(Owner) ? AliasSet::kernelArgument()
+      return isKernel(Owner) ? kernelParameter(P)
                              : paramRoot(P, /*ByRef=*/true);
     }
     return V->getInit() ? objectOf(V->getInit(), Fn) : AliasSet();
@@ -387,7 +409,7 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
                                   : objectOf(ME->getBase(), Fn);
     if (const FieldDecl *FD = patternField(ME))
       return field(Base, FD);
-    return Base;
+    return memberNamed(Base, ME->getMember().getAsIdentifierInfo());
   }
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     if (CE->getCastKind() == CK_DerivedToBase ||
@@ -508,6 +530,15 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   // member, used as its address.
   if (patternArrayRank(E) > 0)
     return objectOf(E, Fn);
+  // `s.tile` passed as an address, where `s`'s type is a template
+  // parameter: a member of storage in shared memory is held there (an
+  // array, used as its address), not a pointer to elsewhere.
+  if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E);
+      DM && !DM->isImplicitAccess() && !DM->isArrow() && !patternField(DM)) {
+    AliasSet Object = objectOf(E, Fn);
+    if (!Object.empty() && !Object.isUnknown())
+      return Object;
+  }
   // `v[i]` of a visitor whose stored lambda computes the element.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
     if (const CXXMethodDecl *Op = subscriptCallable(ASE->getLHS(), 1);
@@ -658,7 +689,7 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
       return {};
     if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
       const auto *Owner = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
-      return isKernel(Owner) ? AliasSet::kernelArgument() : paramRoot(P, false);
+      return isKernel(Owner) ? kernelParameter(P) : paramRoot(P, false);
     }
     if (V->hasLocalStorage())
       return V->getType()->isReferenceType() ? valueOf(V->getInit(), Fn)
@@ -852,6 +883,15 @@ static AliasSet narrowAll(const AliasSet &S, const MemRoot &Inner) {
     // A value loaded from `*this` is not the object the part belongs to.
     Out.add(R.Kind == MemRoot::ThisValue ? R : R.narrowedTo(Inner));
   return Out;
+}
+
+AliasSet MemoryModel::memberNamed(const AliasSet &S,
+                                   const IdentifierInfo *Name) {
+  if (S.empty() || !Name)
+    return S;
+  MemRoot Inner;
+  Inner.MemberName = Name;
+  return narrowAll(S, Inner);
 }
 
 AliasSet MemoryModel::field(const AliasSet &S, const FieldDecl *FD) {

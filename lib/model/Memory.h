@@ -51,6 +51,9 @@ struct MemRoot {
   /// dependent shared-storage struct): no offsets, but distinct members of
   /// one struct never overlap. Begin and End are then relative to it.
   const clang::FieldDecl *Member = nullptr;
+  /// The same for a member of an object whose type is a template parameter
+  /// (no declaration to name it): its name. Distinct names never overlap.
+  const clang::IdentifierInfo *MemberName = nullptr;
   /// What one call of a bump allocator returns (`al.allocate<T, 2>()`):
   /// the call and the allocator object. Calls of one allocator never
   /// overlap; Begin and End are then relative to the allocation.
@@ -62,6 +65,7 @@ struct MemRoot {
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
            Place == O.Place && Member == O.Member &&
+           MemberName == O.MemberName &&
            Allocation == O.Allocation && Allocator == O.Allocator;
   }
   /// Whether the bytes of two roots of the same object may overlap.
@@ -165,6 +169,9 @@ private:
   AliasSet subscriptValue(const clang::ArraySubscriptExpr *ASE,
                           const clang::CXXMethodDecl *Op,
                           const clang::FunctionDecl *Fn);
+  /// \p S restricted to the member named \p Name of the objects it
+  /// designates, whose type is a template parameter.
+  AliasSet memberNamed(const AliasSet &S, const clang::IdentifierInfo *Name);
   /// \p S restricted to field \p FD of the objects it designates.
   AliasSet field(const AliasSet &S, const clang::FieldDecl *FD);
 
