@@ -28,6 +28,9 @@ std::vector<std::string> cudaDatabaseFiles(const std::string &BuildPath,
 struct HeaderJob {
   std::string Focus;
   std::string Note;
+  /// The including source was found by searching the project (no -p): if
+  /// it cannot be analysed in time, or parsed, the header is analysed alone.
+  bool AloneOnFailure = false;
 };
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,

@@ -43,6 +43,9 @@ struct DriverOptions : AnalysisOptions {
   /// project's CUDA source that includes it, when one does
   /// (--no-instantiating-source: the header alone).
   bool InstantiatingSource = true;
+  /// Set per input by the driver: FocusHeader names a header analysed in a
+  /// source the project search found; on failure there, analyse it alone.
+  bool FocusAloneOnFailure = false;
   /// Also write the findings as SARIF to this file (launcher mode).
   std::string SarifFile;
   /// Results of unchanged inputs come from the cache (--no-cache: off).

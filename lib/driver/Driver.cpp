@@ -292,6 +292,7 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                 Abs, headerSearchRoot(Abs, Opts), Opts.ExtraArgs)) {
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
+          Header.AloneOnFailure = true;
           Abs = H->EntryFile;
         }
       Headers->push_back(Header);
@@ -342,6 +343,35 @@ private:
 /// One input analysed within --timeout: in a child process that can be
 /// killed, or with --timeout=0 here. A result cache hit (unless
 /// --no-cache) skips both.
+/// The input as its job says; a header the project search placed in an
+/// including source gets half of --timeout there and, if that source
+/// cannot be analysed in it or parsed, is analysed alone in the rest: the
+/// instantiation is a bonus, never the reason a header goes unseen.
+static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
+                                              const InputCommand &Job,
+                                              const std::set<std::string> &Reported) {
+  auto run = [&](const DriverOptions &O, const InputCommand &J) {
+    return O.Timeout ? analyseInputIsolated(O, J, Reported)
+                     : analyseInput(O, J, Reported);
+  };
+  if (!Opts.FocusAloneOnFailure)
+    return run(Opts, Job);
+  DriverOptions Through = Opts;
+  Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout / 2) : 0;
+  FileOutcome O = run(Through, Job);
+  if (O.accepted())
+    return O;
+  std::string Why = O.Failure.empty() ? "it could not be parsed" : O.Failure;
+  DriverOptions Alone = Opts;
+  Alone.Timeout = Opts.Timeout ? Opts.Timeout - Through.Timeout : 0;
+  Alone.FocusHeader.clear();
+  Alone.FocusAloneOnFailure = false;
+  Alone.HeaderContextNote = "header " + Opts.FocusHeader +
+                            " analysed alone: its including source " +
+                            Job.first + " failed (" + Why + ")";
+  return run(Alone, {Opts.FocusHeader, Job.second});
+}
+
 static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
                                       const InputCommand &Job,
                                       const std::set<std::string> &Reported) {
@@ -352,8 +382,7 @@ static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
       Hit->FromCache = true;
       return std::move(*Hit);
     }
-  FileOutcome O = Opts.Timeout ? analyseInputIsolated(Opts, Job, Reported)
-                               : analyseInput(Opts, Job, Reported);
+  FileOutcome O = analyseInstantiatingSource(Opts, Job, Reported);
   if (Cached)
     Cache.store(Opts, Job, O);
   return O;
@@ -415,6 +444,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   for (size_t I = 0; I < Jobs.size(); ++I) {
     FileOpts[I].FocusHeader = Headers[I].Focus;
     FileOpts[I].HeaderContextNote = Headers[I].Note;
+    FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
   }
 
   if (Opts.PrintCommands) {
