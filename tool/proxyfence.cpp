@@ -191,40 +191,40 @@ static int explainRule(StringRef Name) {
   return ExitInputError;
 }
 
-int main(int argc, const char **argv) {
-  InitLLVM X(argc, argv);
-  // Subcommands: `proxyfence verify ...` and `proxyfence ptx-check ...`
-  // take the same options as the main command.
-  std::vector<const char *> Args(argv, argv + argc);
-  StringRef Sub = argc > 1 ? StringRef(argv[1]) : "";
-  if (Sub == "merge-sarif") {
-    if (argc != 3) {
-      errs() << "proxyfence: error: usage: proxyfence merge-sarif <dir>\n";
-      return ExitInputError;
-    }
-    return runMergeSarif(argv[2], outs(), errs());
-  }
-  // Launcher mode: everything after --launch is the build's compile step.
+/// The command line after the subcommand, --launch and --stats are taken
+/// out: what LLVM parses, and what the option builders read besides.
+struct ParsedCommandLine {
+  std::vector<const char *> Args; // argv as LLVM sees it
+  int Split = 0;                  // the index of `--`, or Args.size()
+  bool VerifyCmd = false, PtxCheckCmd = false, StatsOpt = false;
   std::optional<LaunchOptions> Launch;
+};
+
+/// Parses \p argv into the options above and \p CL; an exit code when the
+/// command line is wrong.
+static std::optional<int> parseCommandLine(int argc, const char **argv,
+                                           ParsedCommandLine &CL) {
+  std::vector<const char *> &Args = CL.Args;
+  Args.assign(argv, argv + argc);
+  StringRef Sub = argc > 1 ? StringRef(argv[1]) : "";
+  // Launcher mode: everything after --launch is the build's compile step.
   for (size_t I = 1; I < Args.size() && StringRef(Args[I]) != "--"; ++I)
     if (StringRef(Args[I]) == "--launch") {
-      Launch.emplace();
-      Launch->Command.assign(Args.begin() + I + 1, Args.end());
+      CL.Launch.emplace();
+      CL.Launch->Command.assign(Args.begin() + I + 1, Args.end());
       Args.resize(I);
       break;
     }
-  bool VerifyCmd = Sub == "verify", PtxCheckCmd = Sub == "ptx-check";
-  if (VerifyCmd || PtxCheckCmd)
+  CL.VerifyCmd = Sub == "verify";
+  CL.PtxCheckCmd = Sub == "ptx-check";
+  if (CL.VerifyCmd || CL.PtxCheckCmd)
     Args.erase(Args.begin() + 1);
-  argc = static_cast<int>(Args.size());
-  argv = Args.data();
   // LLVM registers -stats for counters of its own (and prints them at
   // exit); proxyfence's --stats is taken out before LLVM parses, and the
   // option is listed in --help with proxyfence's meaning.
-  bool StatsOpt = false;
   for (size_t I = 1; I < Args.size() && StringRef(Args[I]) != "--";)
     if (StringRef(Args[I]) == "--stats" || StringRef(Args[I]) == "-stats") {
-      StatsOpt = true;
+      CL.StatsOpt = true;
       Args.erase(Args.begin() + I);
     } else {
       ++I;
@@ -245,6 +245,7 @@ int main(int argc, const char **argv) {
       Split = I;
       break;
     }
+  CL.Split = Split;
   // LLVM would print its own two lines for a -j without its number.
   if (Split > 1 && StringRef(argv[Split - 1]) == "-j") {
     errs() << "proxyfence: error: -j expects a number of files to analyse at "
@@ -272,24 +273,19 @@ int main(int argc, const char **argv) {
     errs() << "proxyfence: error: " << First.trim() << " (see --help)\n";
     return ExitInputError;
   }
-  if (Explain.getNumOccurrences())
-    return explainRule(Explain);
-  if (ListRules) {
-    for (const StandaloneRule &R : allRules())
-      outs() << R.Name << ": " << R.Summary << "\n";
-    return ExitClean;
-  }
+  return std::nullopt;
+}
 
-  if (PrintNvccPrelude) {
-    outs() << nvccPreludeText();
-    return ExitClean;
-  }
-
-  DriverOptions Opts;
+/// The options every mode reads, up to what --dump-config prints; an exit
+/// code on a bad value.
+static std::optional<int> buildCommonOptions(const ParsedCommandLine &CL,
+                                             DriverOptions &Opts) {
+  int argc = static_cast<int>(CL.Args.size());
+  const char *const *argv = CL.Args.data();
   Opts.Files.assign(Files.begin(), Files.end());
   Opts.BuildPath = BuildPath;
-  Opts.HaveExtraArgs = Split < argc;
-  for (int I = Split + 1; I < argc; ++I)
+  Opts.HaveExtraArgs = CL.Split < argc;
+  for (int I = CL.Split + 1; I < argc; ++I)
     Opts.ExtraArgs.push_back(argv[I]);
   Opts.Arch = Arch;
   Opts.CudaPath = CudaPath;
@@ -297,7 +293,7 @@ int main(int argc, const char **argv) {
   Opts.Strict = Strict;
   Opts.Quiet = Quiet;
   Opts.InstantiatingSource = !NoInstantiatingSource;
-  Opts.Stats = StatsOpt;
+  Opts.Stats = CL.StatsOpt;
   Opts.PrintCommands = PrintCommands;
   Opts.NvccView = !NoNvccView;
   Opts.ExportFixes = ExportFixes;
@@ -324,9 +320,14 @@ int main(int argc, const char **argv) {
   }
   Opts.RequireInitProxyFence = InitProxyFence == "require";
   Opts.Given.RequireInitProxyFence = InitProxyFence.getNumOccurrences();
-  if (DumpConfig)
-    return runDumpConfig(Opts, outs(), errs());
-  Opts.Verify = {VerifyOpt || VerifyCmd, RunCmd, RunTimeout};
+  return std::nullopt;
+}
+
+/// The options of a run over files (also those ptx-check reads): -j,
+/// --shard, the cache, limits, output; an exit code on a bad value.
+static std::optional<int> buildRunOptions(const ParsedCommandLine &CL,
+                                          DriverOptions &Opts) {
+  Opts.Verify = {VerifyOpt || CL.VerifyCmd, RunCmd, RunTimeout};
   if (JobsOpt.getNumOccurrences() &&
       (StringRef(JobsOpt).getAsInteger(10, Opts.Jobs) || Opts.Jobs == 0)) {
     errs() << "proxyfence: error: -j expects a number of files to analyse at "
@@ -346,7 +347,7 @@ int main(int argc, const char **argv) {
     Opts.ShardIndex = Index - 1;
     Opts.ShardCount = Count;
   }
-  if ((LaunchOutput.getNumOccurrences() || LaunchFail) && !Launch) {
+  if ((LaunchOutput.getNumOccurrences() || LaunchFail) && !CL.Launch) {
     errs() << "proxyfence: error: --launch-output and --launch-fail need "
               "--launch <compile command>\n";
     return ExitInputError;
@@ -370,14 +371,19 @@ int main(int argc, const char **argv) {
     return ExitInputError;
   }
   Opts.ExitNonZeroOnFix = ExitNonZeroOnFix;
-  if (PtxCheckCmd)
-    return runPtxCheck(Opts, outs(), errs());
-  if (VerifyCmd && Fix) {
+  return std::nullopt;
+}
+
+/// --verify, 'verify', --run and --run-timeout together; an exit code when
+/// they do not go together.
+static std::optional<int> checkVerifyOptions(const ParsedCommandLine &CL,
+                                             const DriverOptions &Opts) {
+  if (CL.VerifyCmd && Fix) {
     errs() << "proxyfence: error: 'verify' checks files as they are; to fix "
               "and verify, use 'proxyfence --fix --verify <file>...'\n";
     return ExitInputError;
   }
-  if (VerifyOpt && !Fix && !VerifyCmd) {
+  if (VerifyOpt && !Fix && !CL.VerifyCmd) {
     errs() << "proxyfence: error: --verify checks the fixes of --fix; to "
               "verify files already fixed, use 'proxyfence verify <file>...'\n";
     return ExitInputError;
@@ -392,17 +398,63 @@ int main(int argc, const char **argv) {
     errs() << "proxyfence: error: --run-timeout must be at least 1 second\n";
     return ExitInputError;
   }
-  if (VerifyCmd)
-    return runVerifyCommand(Opts, outs(), errs());
-  if (Launch) {
-    if (!Opts.Files.empty() || !Opts.BuildPath.empty() || Fix) {
-      errs() << "proxyfence: error: --launch analyses the file of the compile "
-                "command after it; give no files, -p or --fix\n";
+  return std::nullopt;
+}
+
+/// --launch: the file of the compile command after it, and nothing else.
+static int runLaunchMode(const DriverOptions &Opts, LaunchOptions &Launch) {
+  if (!Opts.Files.empty() || !Opts.BuildPath.empty() || Fix) {
+    errs() << "proxyfence: error: --launch analyses the file of the compile "
+              "command after it; give no files, -p or --fix\n";
+    return ExitInputError;
+  }
+  Launch.OutputDir = LaunchOutput;
+  Launch.FailOnFindings = LaunchFail;
+  return runLauncher(Opts, Launch, errs());
+}
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  // Subcommands: `proxyfence verify ...` and `proxyfence ptx-check ...`
+  // take the same options as the main command.
+  StringRef Sub = argc > 1 ? StringRef(argv[1]) : "";
+  if (Sub == "merge-sarif") {
+    if (argc != 3) {
+      errs() << "proxyfence: error: usage: proxyfence merge-sarif <dir>\n";
       return ExitInputError;
     }
-    Launch->OutputDir = LaunchOutput;
-    Launch->FailOnFindings = LaunchFail;
-    return runLauncher(Opts, *Launch, errs());
+    return runMergeSarif(argv[2], outs(), errs());
   }
+  ParsedCommandLine CL;
+  if (std::optional<int> Exit = parseCommandLine(argc, argv, CL))
+    return *Exit;
+  if (Explain.getNumOccurrences())
+    return explainRule(Explain);
+  if (ListRules) {
+    for (const StandaloneRule &R : allRules())
+      outs() << R.Name << ": " << R.Summary << "\n";
+    return ExitClean;
+  }
+
+  if (PrintNvccPrelude) {
+    outs() << nvccPreludeText();
+    return ExitClean;
+  }
+
+  DriverOptions Opts;
+  if (std::optional<int> Exit = buildCommonOptions(CL, Opts))
+    return *Exit;
+  if (DumpConfig)
+    return runDumpConfig(Opts, outs(), errs());
+  if (std::optional<int> Exit = buildRunOptions(CL, Opts))
+    return *Exit;
+  if (CL.PtxCheckCmd)
+    return runPtxCheck(Opts, outs(), errs());
+  if (std::optional<int> Exit = checkVerifyOptions(CL, Opts))
+    return *Exit;
+  if (CL.VerifyCmd)
+    return runVerifyCommand(Opts, outs(), errs());
+  if (CL.Launch)
+    return runLaunchMode(Opts, *CL.Launch);
   return runDriver(Opts, outs(), errs());
 }

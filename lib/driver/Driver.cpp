@@ -388,27 +388,75 @@ static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
   return O;
 }
 
-int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
-              llvm::raw_ostream &Err) {
-  auto fail = [&](const std::string &Msg) {
-    Err << "proxyfence: error: " << Msg << "\n";
-    return ExitInputError;
-  };
+namespace {
+/// What one run carries from step to step: the inputs, what their analysis
+/// gave, the merged findings and edits, and the totals of --fix that the
+/// summary and the exit code read.
+struct DriverRun {
+  DriverRun(const DriverOptions &Opts, llvm::raw_ostream &Out,
+            llvm::raw_ostream &Err)
+      : Opts(Opts), Out(Out), Err(Err) {}
+  const DriverOptions &Opts;
+  llvm::raw_ostream &Out, &Err;
+
+  // collectJobs
+  std::vector<std::string> Names; // the inputs as the user sees them
+  std::vector<InputCommand> Jobs;
+  std::vector<DriverOptions> FileOpts; // each input's, with its config file
+
+  // analyseAll
+  std::vector<FileResult> Results;
+  unsigned InputErrors = 0, Degraded = 0, CacheHits = 0;
+  std::vector<std::string> DegradedFiles;
+  std::vector<std::pair<std::string, std::string>> Incomplete;
+
+  // mergeResults
+  unsigned Findings = 0, Suppressed = 0, InLibrary = 0;
+  tooling::TranslationUnitDiagnostics TUD;
+  std::map<std::string, tooling::Replacements> Edits;
+  std::map<std::string, std::string> Originals;
+  RunFindings Machine; // --format=sarif/json
+  BlindSpots Blind;    // over every input
+
+  // fixAndVerify
+  unsigned Remaining = 0, Fixed = 0, Written = 0;
+  bool VerifyFailed = false, WriteFailed = false;
+};
+} // namespace
+
+static int inputError(llvm::raw_ostream &Err, const std::string &Msg) {
+  Err << "proxyfence: error: " << Msg << "\n";
+  return ExitInputError;
+}
+
+/// The options that no input can make right; an exit code when one is
+/// wrong.
+static std::optional<int> checkRunOptions(const DriverOptions &Opts,
+                                          llvm::raw_ostream &Err) {
   if (Opts.Files.empty() && Opts.BuildPath.empty())
-    return fail("no input files (usage: proxyfence [options] <file>... "
-                "[-- <compiler args>], or proxyfence -p <build dir>)");
+    return inputError(Err,
+                      "no input files (usage: proxyfence [options] <file>... "
+                      "[-- <compiler args>], or proxyfence -p <build dir>)");
   if (!Opts.Arch.empty() && !isKnownArch(Opts.Arch))
-    return fail("unknown --arch '" + Opts.Arch +
-                "' (expected a CUDA GPU architecture such as sm_90a or sm_100a)");
+    return inputError(
+        Err, "unknown --arch '" + Opts.Arch +
+                 "' (expected a CUDA GPU architecture such as sm_90a or sm_100a)");
   if (!llvm::sys::fs::exists(Opts.CudaPath + "/include/cuda.h"))
-    return fail("no CUDA installation at '" + Opts.CudaPath +
-                "' (include/cuda.h not found); use --cuda-path");
+    return inputError(Err, "no CUDA installation at '" + Opts.CudaPath +
+                               "' (include/cuda.h not found); use --cuda-path");
   std::string RegexError;
   if (!Opts.HeaderFilter.empty() &&
       !llvm::Regex(Opts.HeaderFilter).isValid(RegexError))
-    return fail("invalid --header-filter '" + Opts.HeaderFilter +
-                "': " + RegexError);
+    return inputError(Err, "invalid --header-filter '" + Opts.HeaderFilter +
+                               "': " + RegexError);
+  return std::nullopt;
+}
 
+/// The inputs, their commands and their options into \p Run; an exit code
+/// when the run ends here (a bad input, an empty shard).
+static std::optional<int> collectJobs(DriverRun &Run) {
+  const DriverOptions &Opts = Run.Opts;
+  llvm::raw_ostream &Err = Run.Err;
   // Every input is checked before anything is analysed or written. With -p
   // and no files: every CUDA entry of the database.
   std::string Why;
@@ -416,7 +464,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
   if (Inputs.Files.empty()) {
     Inputs.Files = cudaDatabaseFiles(Opts.BuildPath, Why);
     if (!Why.empty())
-      return fail(Why);
+      return inputError(Err, Why);
   }
   if (Opts.ShardCount) {
     // Every N-th input from the K-th: a CI matrix splits a database the
@@ -432,42 +480,133 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       return ExitClean;
     }
   }
-  const std::vector<std::string> &Names = Inputs.Files; // as the user sees them
   std::vector<HeaderJob> Headers;
-  std::vector<InputCommand> Jobs = inputCommands(Inputs, Why, &Headers);
+  Run.Jobs = inputCommands(Inputs, Why, &Headers);
   if (!Why.empty())
-    return fail(Why);
+    return inputError(Err, Why);
   // Each input's options: its .proxyfence.yaml under the command line.
-  std::vector<DriverOptions> FileOpts = optionsPerInput(Opts, Jobs, Why);
+  Run.FileOpts = optionsPerInput(Opts, Run.Jobs, Why);
   if (!Why.empty())
-    return fail(Why);
-  for (size_t I = 0; I < Jobs.size(); ++I) {
-    FileOpts[I].FocusHeader = Headers[I].Focus;
-    FileOpts[I].HeaderContextNote = Headers[I].Note;
-    FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
+    return inputError(Err, Why);
+  for (size_t I = 0; I < Run.Jobs.size(); ++I) {
+    Run.FileOpts[I].FocusHeader = Headers[I].Focus;
+    Run.FileOpts[I].HeaderContextNote = Headers[I].Note;
+    Run.FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
   }
+  Run.Names = std::move(Inputs.Files);
+  return std::nullopt;
+}
 
-  if (Opts.PrintCommands) {
-    // The exact front-end command, for reproducing a parse (and bench/).
-    for (size_t I = 0; I < Jobs.size(); ++I) {
-      const auto &[File, Cmd] = Jobs[I];
-      for (const std::string &A :
-           deviceCommand(Cmd, File,
-                         {FileOpts[I].Arch, Opts.CudaPath, Opts.NvccView}))
-        Out << llvm::sys::path::convert_to_slash(A) << '\0';
-      Out << '\n';
+/// --print-command: the exact front-end command, for reproducing a parse
+/// (and bench/).
+static void printCommands(const DriverRun &Run) {
+  for (size_t I = 0; I < Run.Jobs.size(); ++I) {
+    const auto &[File, Cmd] = Run.Jobs[I];
+    for (const std::string &A :
+         deviceCommand(Cmd, File,
+                       {Run.FileOpts[I].Arch, Run.Opts.CudaPath,
+                        Run.Opts.NvccView}))
+      Run.Out << llvm::sys::path::convert_to_slash(A) << '\0';
+    Run.Out << '\n';
+  }
+}
+
+/// Takes input \p I's outcome into \p Run in input order: its messages,
+/// its report (text) and what it adds to the totals. Callers hold the
+/// progress line's lock.
+static void takeOutcome(DriverRun &Run, size_t I, FileOutcome &O,
+                        std::set<std::string> &Reported) {
+  const DriverOptions &Opts = Run.Opts;
+  llvm::raw_ostream &Out = Run.Out, &Err = Run.Err;
+  const std::string &Name = Run.Names[I];
+  FileResult &R = Run.Results[I];
+  if (!O.Failure.empty()) {
+    Err << "proxyfence: error: cannot analyse '" << Name << "': "
+        << O.Failure << "\n";
+    ++Run.InputErrors;
+    return;
+  }
+  if (!O.accepted()) {
+    Err << "proxyfence: error: cannot parse '" << Name << "' as CUDA"
+        << (O.FirstError.empty() ? "" : ": ") << O.FirstError
+        << (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                                  std::to_string(Opts.MaxErrors) +
+                                  " (raise it, or 0 for no limit)"
+                            : std::string())
+        << "\n";
+    ++Run.InputErrors;
+    return;
+  }
+  for (const std::string &H : O.MissingHeaders)
+    Err << "proxyfence: " << (Opts.Strict ? "error" : "warning") << ": '"
+        << Name << "': header " << H
+        << " not found; skipped, and the analysis went on without what it "
+           "declares"
+        << (Opts.Strict ? " (--strict)" : " (code that needs it is seen in "
+                                          "part; --strict makes this an "
+                                          "error)")
+        << "\n";
+  if (Opts.Strict && !O.MissingHeaders.empty())
+    ++Run.Degraded;
+  Reported.insert(R.Keys.begin(), R.Keys.end());
+  keyEditsByRealPath(R);
+  if (R.Blind.mostlyStubs() && !Opts.Quiet)
+    Err << "proxyfence: note: '" << Name << "': " << R.Blind.Stubs.size()
+        << " of " << R.Blind.DeviceFunctions
+        << " device functions are stubs for "
+        << targetArch(Run.Jobs[I].second, Run.FileOpts[I].Arch)
+        << " (code preprocessed away, or only a trap); check --arch and "
+           "the -D flags of the build (--stats lists them)\n";
+  if (Opts.Format == OutputFormat::Text)
+    Out << R.Report;
+  if (std::string Why = patternBlindness(R); !Why.empty()) {
+    if (Opts.Format == OutputFormat::Text) {
+      if (!Opts.Quiet)
+        Err << "proxyfence: note: '" << Name << "': " << Why << "\n";
+    } else {
+      Run.Incomplete.emplace_back(Name, Why);
     }
-    return ExitClean;
   }
+  if (O.Errors) {
+    ++Run.Degraded;
+    Run.DegradedFiles.push_back(Name);
+    std::string Why =
+        "the clang front end rejected part of this file (" +
+        std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
+        "; first: " + O.FirstError + ")" +
+        (O.ForeignErrors ? "; " + std::to_string(O.ForeignErrors) +
+                               " in files outside the project"
+                         : std::string()) +
+        (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
+                               std::to_string(Opts.MaxErrors) +
+                               ": the rest of the file was not analysed"
+                         : std::string()) +
+        "; findings cover what could be analysed";
+    if (Opts.Format == OutputFormat::Text)
+      Out << Name << ": note: " << Why << " [proxyfence]\n";
+    else
+      Run.Incomplete.emplace_back(Name, Why);
+    if (Opts.Strict)
+      Err << "proxyfence: error: '" << Name
+          << "' has front-end errors (first: " << O.FirstError
+          << ") and --strict is set\n";
+  }
+}
 
+/// Analyses every input, with -j workers, and takes the outcomes in input
+/// order.
+static void analyseAll(DriverRun &Run) {
+  const std::vector<InputCommand> &Jobs = Run.Jobs;
+  const std::vector<std::string> &Names = Run.Names;
   // -j: workers take the files in input order, each skipping the findings
   // of earlier files that have finished. Results are then taken in input
   // order; one that repeats a finding an earlier file reported (a shared
   // header that file had not finished yet) is analysed again with all of
   // them, so that output, deduplication and fixes are the serial run's.
-  ProgressLine Progress(Err, Jobs.size());
-  size_t Threads = Opts.Jobs ? Opts.Jobs
-                             : llvm::hardware_concurrency().compute_thread_count();
+  ProgressLine Progress(Run.Err, Jobs.size());
+  size_t Threads = Run.Opts.Jobs
+                       ? Run.Opts.Jobs
+                       : llvm::hardware_concurrency().compute_thread_count();
   Threads = std::min(Threads, Jobs.size());
   std::vector<FileOutcome> Outcomes(Jobs.size());
   std::vector<std::vector<std::string>> FinishedKeys(Jobs.size());
@@ -489,7 +628,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
             for (size_t J = 0; J < I; ++J)
               Earlier.insert(FinishedKeys[J].begin(), FinishedKeys[J].end());
           }
-          FileOutcome O = analyseWithinLimit(FileOpts[I], Jobs[I], Earlier);
+          FileOutcome O = analyseWithinLimit(Run.FileOpts[I], Jobs[I], Earlier);
           std::lock_guard<std::mutex> G(Progress.Lock);
           if (O.accepted())
             FinishedKeys[I] = O.R.Keys;
@@ -500,11 +639,8 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       });
   }
 
-  std::vector<FileResult> Results(Jobs.size());
+  Run.Results.resize(Jobs.size());
   std::set<std::string> Reported; // findingKey of what earlier files reported
-  unsigned InputErrors = 0, Degraded = 0, CacheHits = 0;
-  std::vector<std::string> DegradedFiles;
-  std::vector<std::pair<std::string, std::string>> Incomplete;
   for (size_t I = 0; I < Jobs.size(); ++I) {
     FileOutcome O;
     if (Workers.empty()) {
@@ -512,7 +648,7 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
         std::lock_guard<std::mutex> G(Progress.Lock);
         Progress.started(I, Names[I]);
       }
-      O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
+      O = analyseWithinLimit(Run.FileOpts[I], Jobs[I], Reported);
     } else {
       {
         std::unique_lock<std::mutex> L(Progress.Lock);
@@ -521,114 +657,37 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       O = std::move(Outcomes[I]);
       if (llvm::any_of(O.R.Keys,
                        [&](const std::string &K) { return Reported.count(K); }))
-        O = analyseWithinLimit(FileOpts[I], Jobs[I], Reported);
+        O = analyseWithinLimit(Run.FileOpts[I], Jobs[I], Reported);
     }
-    FileResult &R = Results[I];
-    R = std::move(O.R);
-    CacheHits += O.FromCache;
+    Run.Results[I] = std::move(O.R);
+    Run.CacheHits += O.FromCache;
     std::lock_guard<std::mutex> G(Progress.Lock);
     Progress.clear();
-    if (!O.Failure.empty()) {
-      Err << "proxyfence: error: cannot analyse '" << Names[I] << "': "
-          << O.Failure << "\n";
-      ++InputErrors;
-      continue;
-    }
-    if (!O.accepted()) {
-      Err << "proxyfence: error: cannot parse '" << Names[I] << "' as CUDA"
-          << (O.FirstError.empty() ? "" : ": ") << O.FirstError
-          << (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
-                                    std::to_string(Opts.MaxErrors) +
-                                    " (raise it, or 0 for no limit)"
-                              : std::string())
-          << "\n";
-      ++InputErrors;
-      continue;
-    }
-    for (const std::string &H : O.MissingHeaders)
-      Err << "proxyfence: " << (Opts.Strict ? "error" : "warning") << ": '"
-          << Names[I] << "': header " << H
-          << " not found; skipped, and the analysis went on without what it "
-             "declares"
-          << (Opts.Strict ? " (--strict)" : " (code that needs it is seen in "
-                                            "part; --strict makes this an "
-                                            "error)")
-          << "\n";
-    if (Opts.Strict && !O.MissingHeaders.empty())
-      ++Degraded;
-    Reported.insert(R.Keys.begin(), R.Keys.end());
-    keyEditsByRealPath(R);
-    if (R.Blind.mostlyStubs() && !Opts.Quiet)
-      Err << "proxyfence: note: '" << Names[I] << "': " << R.Blind.Stubs.size()
-          << " of " << R.Blind.DeviceFunctions
-          << " device functions are stubs for "
-          << targetArch(Jobs[I].second, FileOpts[I].Arch)
-          << " (code preprocessed away, or only a trap); check --arch and "
-             "the -D flags of the build (--stats lists them)\n";
-    if (Opts.Format == OutputFormat::Text)
-      Out << R.Report;
-    if (std::string Why = patternBlindness(R); !Why.empty()) {
-      if (Opts.Format == OutputFormat::Text) {
-        if (!Opts.Quiet)
-          Err << "proxyfence: note: '" << Names[I] << "': " << Why << "\n";
-      } else {
-        Incomplete.emplace_back(Names[I], Why);
-      }
-    }
-    if (O.Errors) {
-      ++Degraded;
-      DegradedFiles.push_back(Names[I]);
-      std::string Why =
-          "the clang front end rejected part of this file (" +
-          std::to_string(O.Errors) + " error" + (O.Errors == 1 ? "" : "s") +
-          "; first: " + O.FirstError + ")" +
-          (O.ForeignErrors ? "; " + std::to_string(O.ForeignErrors) +
-                                 " in files outside the project"
-                           : std::string()) +
-          (O.ErrorLimitHit ? "; parsing stopped at --max-errors=" +
-                                 std::to_string(Opts.MaxErrors) +
-                                 ": the rest of the file was not analysed"
-                           : std::string()) +
-          "; findings cover what could be analysed";
-      if (Opts.Format == OutputFormat::Text)
-        Out << Names[I] << ": note: " << Why << " [proxyfence]\n";
-      else
-        Incomplete.emplace_back(Names[I], Why);
-      if (Opts.Strict)
-        Err << "proxyfence: error: '" << Names[I]
-            << "' has front-end errors (first: " << O.FirstError
-            << ") and --strict is set\n";
-    }
+    takeOutcome(Run, I, O, Reported);
   }
   for (llvm::thread &W : Workers)
     W.join();
-  Out.flush();
+  Run.Out.flush();
+}
 
-  if (InputErrors || (Opts.Strict && Degraded))
-    return ExitInputError; // nothing is written after an input error
-
-  unsigned Findings = 0, Remaining = 0, Fixed = 0, Suppressed = 0, Written = 0,
-           InLibrary = 0;
-  bool VerifyFailed = false, WriteFailed = false;
-  tooling::TranslationUnitDiagnostics TUD;
-  TUD.MainSourceFile = Jobs.size() == 1 ? Jobs[0].first : "";
-  // Merge the edits of every file (a header fixed from two files once).
-  std::map<std::string, tooling::Replacements> Edits;
-  std::map<std::string, std::string> Originals;
+/// Merges every input's findings, diagnostics and edits (a header fixed
+/// from two files once).
+static void mergeResults(DriverRun &Run) {
+  const DriverOptions &Opts = Run.Opts;
+  Run.TUD.MainSourceFile = Run.Jobs.size() == 1 ? Run.Jobs[0].first : "";
   // clang-apply-replacements applies every replacement of every diagnostic
   // of a translation unit, and two equal insertions at one offset add the
   // text twice: a fence point (or an include) shared by several findings is
   // exported with the first of them only.
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Exported;
-  RunFindings Machine; // --format=sarif/json
-  BlindSpots Blind;    // over every input
-  for (FileResult &R : Results) {
-    Blind.add(R.Blind);
-    Findings += R.Findings;
-    Suppressed += R.Suppressed;
-    InLibrary += R.InLibrary;
+  for (FileResult &R : Run.Results) {
+    Run.Blind.add(R.Blind);
+    Run.Findings += R.Findings;
+    Run.Suppressed += R.Suppressed;
+    Run.InLibrary += R.InLibrary;
     if (Opts.Format != OutputFormat::Text || !Opts.SarifFile.empty())
-      Machine.Diags.insert(Machine.Diags.end(), R.Diags.begin(), R.Diags.end());
+      Run.Machine.Diags.insert(Run.Machine.Diags.end(), R.Diags.begin(),
+                               R.Diags.end());
     for (tooling::Diagnostic D : R.Diags) {
       std::vector<std::string> Emptied;
       for (auto &[Path, Repls] : D.Message.Fix) {
@@ -645,203 +704,257 @@ int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
       }
       for (const std::string &Path : Emptied)
         D.Message.Fix.erase(Path);
-      TUD.Diagnostics.push_back(std::move(D));
+      Run.TUD.Diagnostics.push_back(std::move(D));
     }
     for (auto &[Path, Repls] : R.Edits)
       for (const tooling::Replacement &Rep : Repls) {
         // The same edit planned from two inputs (a header): apply it once.
-        if (llvm::is_contained(Edits[Path], Rep))
+        if (llvm::is_contained(Run.Edits[Path], Rep))
           continue;
-        if (llvm::Error E = Edits[Path].add(Rep)) {
+        if (llvm::Error E = Run.Edits[Path].add(Rep)) {
           llvm::consumeError(std::move(E));
-          Err << "proxyfence: warning: conflicting fixes in '" << Path
-              << "'; one was dropped\n";
+          Run.Err << "proxyfence: warning: conflicting fixes in '" << Path
+                  << "'; one was dropped\n";
         }
       }
     for (auto &[Path, Text] : R.Originals)
-      Originals.emplace(Path, Text);
+      Run.Originals.emplace(Path, Text);
   }
+}
 
+/// --sarif-file, --format and --export-fixes; an exit code when one cannot
+/// be written.
+static std::optional<int> writeOutputs(DriverRun &Run) {
+  const DriverOptions &Opts = Run.Opts;
   // Before --fix writes: lines and columns are those of the analysed text.
-  Machine.Texts = Originals;
-  Machine.Incomplete = Incomplete;
+  Run.Machine.Texts = Run.Originals;
+  Run.Machine.Incomplete = Run.Incomplete;
   if (!Opts.SarifFile.empty()) {
     std::string Log;
     llvm::raw_string_ostream LogOS(Log);
-    writeSarif(Machine, LogOS);
-    if (llvm::Error E = writeNewFile(Opts.SarifFile, Log)) {
-      Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
-      return ExitInputError;
-    }
+    writeSarif(Run.Machine, LogOS);
+    if (llvm::Error E = writeNewFile(Opts.SarifFile, Log))
+      return inputError(Run.Err, llvm::toString(std::move(E)));
   }
   if (Opts.Format != OutputFormat::Text) {
     if (Opts.Format == OutputFormat::Sarif)
-      writeSarif(Machine, Out);
+      writeSarif(Run.Machine, Run.Out);
     else
-      writeJson(Machine, Out);
-    Out.flush();
+      writeJson(Run.Machine, Run.Out);
+    Run.Out.flush();
   }
 
   if (!Opts.ExportFixes.empty())
-    if (llvm::Error E = exportFixes(Opts.ExportFixes, TUD)) {
+    if (llvm::Error E = exportFixes(Opts.ExportFixes, Run.TUD))
+      return inputError(Run.Err, llvm::toString(std::move(E)));
+  return std::nullopt;
+}
+
+/// --fix --verify: recompiles and checks what was written to the files not
+/// in \p Failed, rolling back what fails.
+static void verifyWrittenFixes(DriverRun &Run,
+                               const std::set<std::string> &Failed,
+                               const std::optional<HarnessRun> &Baseline) {
+  const DriverOptions &Opts = Run.Opts;
+  std::vector<VerifyOptions> VerifyOpts;
+  for (const DriverOptions &O : Run.FileOpts)
+    VerifyOpts.push_back(verifyOptions(O));
+  std::vector<VerifyUnit> Units;
+  for (size_t I = 0; I < Run.Results.size(); ++I) {
+    VerifyUnit U;
+    U.File = Run.Results[I].File;
+    U.Name = Run.Names[I];
+    U.Command = Run.Jobs[I].second;
+    U.Sites = Run.Results[I].Sites;
+    U.Options = &VerifyOpts[I];
+    // What was written to each file, so that a rollback restores it.
+    for (const auto &[Path, Repls] : Run.Results[I].Edits)
+      if (!Failed.count(Path) && Run.Originals.count(Path)) {
+        U.Originals[Path] = Run.Originals[Path];
+        U.Edits[Path] = Run.Edits[Path];
+      }
+    Units.push_back(std::move(U));
+  }
+  // Verification reports on stdout in text mode only: a SARIF or JSON
+  // document there must stay one document.
+  VerifyTotals T = verifyFixes(
+      Units, verifyOptions(Opts),
+      Opts.Format == OutputFormat::Text ? Run.Out : Run.Err, Run.Err,
+      Baseline ? &*Baseline : nullptr);
+  T.RolledBack = std::min(T.RolledBack, Run.Fixed);
+  Run.Fixed -= T.RolledBack;
+  Run.Remaining += T.RolledBack;
+  Run.VerifyFailed = T.Failed;
+}
+
+/// --fix: writes every file whole or none, counts what was fixed, then
+/// verifies; an exit code when a file cannot be rewritten.
+static std::optional<int> fixAndVerify(DriverRun &Run) {
+  const DriverOptions &Opts = Run.Opts;
+  llvm::raw_ostream &Err = Run.Err;
+  Run.Remaining = Run.Findings;
+  if (!Opts.Fix)
+    return std::nullopt;
+  // Every file is checked before any is written: a fix spread over a
+  // kernel and its header is applied whole or not at all.
+  bool Writable = true;
+  for (const auto &[Path, Repls] : Run.Edits) {
+    auto Orig = Run.Originals.find(Path);
+    std::string Why = Orig == Run.Originals.end()
+                          ? ""
+                          : whyNotRewritable(Path, Orig->second);
+    if (!Why.empty()) {
+      Err << "proxyfence: error: " << Why << "; nothing was written\n";
+      Writable = false;
+    }
+  }
+  if (!Writable)
+    return ExitInputError;
+  std::optional<HarnessRun> Baseline;
+  if (!Run.Edits.empty())
+    Baseline = runBaseline(verifyOptions(Opts), Err);
+  std::set<std::string> Failed;
+  for (auto &[Path, Repls] : Run.Edits) {
+    auto Orig = Run.Originals.find(Path);
+    if (Orig == Run.Originals.end())
+      continue;
+    auto NewText = tooling::applyAllReplacements(Orig->second, Repls);
+    if (!NewText) {
+      Err << "proxyfence: error: cannot apply fixes to '" << Path
+          << "': " << llvm::toString(NewText.takeError()) << "\n";
+      Failed.insert(Path);
+      continue;
+    }
+    if (llvm::Error E = writeFileAtomically(Path, Orig->second, *NewText)) {
       Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
-      return ExitInputError;
+      Failed.insert(Path);
+    } else {
+      ++Run.Written;
     }
+  }
+  Run.WriteFailed = !Failed.empty();
+  // A finding is fixed when its fix was planned and its file written.
+  Run.Remaining = 0;
+  for (const FileResult &R : Run.Results) {
+    Run.Remaining += R.Unfixable;
+    unsigned FixedHere = R.Findings - R.Unfixable;
+    bool AllWritten = true;
+    for (const auto &[Path, Repls] : R.Edits)
+      AllWritten &= !Failed.count(Path);
+    if (AllWritten)
+      Run.Fixed += FixedHere;
+    else
+      Run.Remaining += FixedHere;
+  }
+  if (Opts.Verify.Enabled)
+    verifyWrittenFixes(Run, Failed, Baseline);
+  return std::nullopt;
+}
 
-  Remaining = Findings;
-  if (Opts.Fix) {
-    // Every file is checked before any is written: a fix spread over a
-    // kernel and its header is applied whole or not at all.
-    bool Writable = true;
-    for (const auto &[Path, Repls] : Edits) {
-      auto Orig = Originals.find(Path);
-      std::string Why = Orig == Originals.end()
-                            ? ""
-                            : whyNotRewritable(Path, Orig->second);
-      if (!Why.empty()) {
-        Err << "proxyfence: error: " << Why << "; nothing was written\n";
-        Writable = false;
-      }
-    }
-    if (!Writable)
-      return ExitInputError;
-    std::optional<HarnessRun> Baseline;
-    if (!Edits.empty())
-      Baseline = runBaseline(verifyOptions(Opts), Err);
-    std::set<std::string> Failed;
-    for (auto &[Path, Repls] : Edits) {
-      auto Orig = Originals.find(Path);
-      if (Orig == Originals.end())
-        continue;
-      auto NewText = tooling::applyAllReplacements(Orig->second, Repls);
-      if (!NewText) {
-        Err << "proxyfence: error: cannot apply fixes to '" << Path
-            << "': " << llvm::toString(NewText.takeError()) << "\n";
-        Failed.insert(Path);
-        continue;
-      }
-      if (llvm::Error E = writeFileAtomically(Path, Orig->second, *NewText)) {
-        Err << "proxyfence: error: " << llvm::toString(std::move(E)) << "\n";
-        Failed.insert(Path);
-      } else {
-        ++Written;
-      }
-    }
-    WriteFailed = !Failed.empty();
-    // A finding is fixed when its fix was planned and its file written.
-    Remaining = 0;
-    for (const FileResult &R : Results) {
-      Remaining += R.Unfixable;
-      unsigned FixedHere = R.Findings - R.Unfixable;
-      bool AllWritten = true;
-      for (const auto &[Path, Repls] : R.Edits)
-        AllWritten &= !Failed.count(Path);
-      if (AllWritten)
-        Fixed += FixedHere;
-      else
-        Remaining += FixedHere;
-    }
-    if (Opts.Verify.Enabled) {
-      std::vector<VerifyOptions> VerifyOpts;
-      for (const DriverOptions &O : FileOpts)
-        VerifyOpts.push_back(verifyOptions(O));
-      std::vector<VerifyUnit> Units;
-      for (size_t I = 0; I < Results.size(); ++I) {
-        VerifyUnit U;
-        U.File = Results[I].File;
-        U.Name = Names[I];
-        U.Command = Jobs[I].second;
-        U.Sites = Results[I].Sites;
-        U.Options = &VerifyOpts[I];
-        // What was written to each file, so that a rollback restores it.
-        for (const auto &[Path, Repls] : Results[I].Edits)
-          if (!Failed.count(Path) && Originals.count(Path)) {
-            U.Originals[Path] = Originals[Path];
-            U.Edits[Path] = Edits[Path];
-          }
-        Units.push_back(std::move(U));
-      }
-      // Verification reports on stdout in text mode only: a SARIF or JSON
-      // document there must stay one document.
-      VerifyTotals T = verifyFixes(
-          Units, verifyOptions(Opts), Opts.Format == OutputFormat::Text ? Out : Err, Err,
-          Baseline ? &*Baseline : nullptr);
-      T.RolledBack = std::min(T.RolledBack, Fixed);
-      Fixed -= T.RolledBack;
-      Remaining += T.RolledBack;
-      VerifyFailed = T.Failed;
-    }
+/// The summary lines on stderr (unless --quiet).
+static void printSummary(const DriverRun &Run) {
+  const DriverOptions &Opts = Run.Opts;
+  llvm::raw_ostream &Err = Run.Err;
+  const BlindSpots &Blind = Run.Blind;
+  size_t Files = Run.Results.size();
+  Err << "proxyfence: " << Run.Findings << " finding"
+      << (Run.Findings == 1 ? "" : "s") << " in " << Files << " file"
+      << (Files == 1 ? "" : "s");
+  if (Opts.Fix)
+    Err << ", " << Run.Fixed << " fixed, " << Run.Remaining << " left";
+  if (Run.Suppressed)
+    Err << " (" << Run.Suppressed << " suppressed)";
+  if (Run.InLibrary)
+    Err << "; " << Run.InLibrary << " in library code, not reported "
+        << "(--header-filter selects headers to report)";
+  Err << "\n";
+  if (Blind.Stubs.size() || Blind.Dropped.size())
+    Err << "proxyfence: not seen: " << Blind.Stubs.size()
+        << " stub device function" << (Blind.Stubs.size() == 1 ? "" : "s")
+        << ", " << Blind.Dropped.size() << " with code dropped by "
+        << "front-end errors, of " << Blind.DeviceFunctions
+        << " (see --stats)\n";
+  if (!Run.DegradedFiles.empty()) {
+    Err << "proxyfence: not fully analysed (front-end errors):";
+    for (const std::string &F : Run.DegradedFiles)
+      Err << " " << F;
+    Err << "\n";
   }
+}
 
-  if (!Opts.Quiet) {
-    Err << "proxyfence: " << Findings << " finding" << (Findings == 1 ? "" : "s")
-        << " in " << Results.size() << " file" << (Results.size() == 1 ? "" : "s");
-    if (Opts.Fix)
-      Err << ", " << Fixed << " fixed, " << Remaining << " left";
-    if (Suppressed)
-      Err << " (" << Suppressed << " suppressed)";
-    if (InLibrary)
-      Err << "; " << InLibrary << " in library code, not reported "
-          << "(--header-filter selects headers to report)";
-    Err << "\n";
-    if (Blind.Stubs.size() || Blind.Dropped.size())
-      Err << "proxyfence: not seen: " << Blind.Stubs.size()
-          << " stub device function" << (Blind.Stubs.size() == 1 ? "" : "s")
-          << ", " << Blind.Dropped.size() << " with code dropped by "
-          << "front-end errors, of " << Blind.DeviceFunctions
-          << " (see --stats)\n";
-    if (!DegradedFiles.empty()) {
-      Err << "proxyfence: not fully analysed (front-end errors):";
-      for (const std::string &F : DegradedFiles)
-        Err << " " << F;
-      Err << "\n";
-    }
+/// --stats over every input, on stderr.
+static void printRunStats(const DriverRun &Run) {
+  llvm::raw_ostream &Err = Run.Err;
+  const BlindSpots &Blind = Run.Blind;
+  AnalysisStats Total;
+  for (const FileResult &R : Run.Results)
+    Total.add(R.Stats);
+  printStats(Total, Err);
+  unsigned Repairs = 0;
+  for (const FileResult &R : Run.Results)
+    Repairs += R.Repairs;
+  Err << "proxyfence: stats: device functions: " << Blind.DeviceFunctions
+      << ", stubs: " << Blind.Stubs.size()
+      << ", code dropped by front-end errors: " << Blind.Dropped.size()
+      << "; asm rejections repaired for clang: " << Repairs << "\n";
+  SemaRecoveryCounts Sema;
+  unsigned AsmLeft = 0;
+  for (const FileResult &R : Run.Results) {
+    Sema.add(R.SemaRepairs);
+    AsmLeft += R.AsmLeft;
   }
-  if (Opts.Stats) {
-    AnalysisStats Total;
-    for (const FileResult &R : Results)
-      Total.add(R.Stats);
-    printStats(Total, Err);
-    unsigned Repairs = 0;
-    for (const FileResult &R : Results)
-      Repairs += R.Repairs;
-    Err << "proxyfence: stats: device functions: " << Blind.DeviceFunctions
-        << ", stubs: " << Blind.Stubs.size()
-        << ", code dropped by front-end errors: " << Blind.Dropped.size()
-        << "; asm rejections repaired for clang: " << Repairs << "\n";
-    SemaRecoveryCounts Sema;
-    unsigned AsmLeft = 0;
-    for (const FileResult &R : Results) {
-      Sema.add(R.SemaRepairs);
-      AsmLeft += R.AsmLeft;
-    }
-    Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
-        << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
-        << " declared with a constructor, " << Sema.Alignas
-        << " under-aligned alignas, " << Sema.ExternShared
-        << " extern __shared__ non-array" << (Sema.ExternShared == 1 ? "" : "s")
-        << "; asm rejections left unrepaired: "
-        << AsmLeft << "\n";
-    Err << "proxyfence: stats: asm in that code:";
-    if (Blind.AsmKinds.empty())
-      Err << " none";
-    for (const auto &[Kind, N] : Blind.AsmKinds)
-      Err << (&Kind == &Blind.AsmKinds.begin()->first ? " " : ", ") << Kind
-          << " " << N;
-    Err << "\n";
-    for (const std::string &S : Blind.Stubs)
-      Err << "proxyfence: stats: stub: " << S << "\n";
-    for (const std::string &S : Blind.Dropped)
-      Err << "proxyfence: stats: dropped: " << S << "\n";
-    Err << "proxyfence: stats: result cache: " << CacheHits << " of " << Results.size()
-        << " files reused\n";
+  Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
+      << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
+      << " declared with a constructor, " << Sema.Alignas
+      << " under-aligned alignas, " << Sema.ExternShared
+      << " extern __shared__ non-array" << (Sema.ExternShared == 1 ? "" : "s")
+      << "; asm rejections left unrepaired: "
+      << AsmLeft << "\n";
+  Err << "proxyfence: stats: asm in that code:";
+  if (Blind.AsmKinds.empty())
+    Err << " none";
+  for (const auto &[Kind, N] : Blind.AsmKinds)
+    Err << (&Kind == &Blind.AsmKinds.begin()->first ? " " : ", ") << Kind
+        << " " << N;
+  Err << "\n";
+  for (const std::string &S : Blind.Stubs)
+    Err << "proxyfence: stats: stub: " << S << "\n";
+  for (const std::string &S : Blind.Dropped)
+    Err << "proxyfence: stats: dropped: " << S << "\n";
+  Err << "proxyfence: stats: result cache: " << Run.CacheHits << " of "
+      << Run.Results.size() << " files reused\n";
+}
+
+int runDriver(const DriverOptions &Opts, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err) {
+  if (std::optional<int> Exit = checkRunOptions(Opts, Err))
+    return *Exit;
+  DriverRun Run(Opts, Out, Err);
+  if (std::optional<int> Exit = collectJobs(Run))
+    return *Exit;
+  if (Opts.PrintCommands) {
+    printCommands(Run);
+    return ExitClean;
   }
-  if (WriteFailed)
+  analyseAll(Run);
+  if (Run.InputErrors || (Opts.Strict && Run.Degraded))
+    return ExitInputError; // nothing is written after an input error
+  mergeResults(Run);
+  if (std::optional<int> Exit = writeOutputs(Run))
+    return *Exit;
+  if (std::optional<int> Exit = fixAndVerify(Run))
+    return *Exit;
+  if (!Opts.Quiet)
+    printSummary(Run);
+  if (Opts.Stats)
+    printRunStats(Run);
+  if (Run.WriteFailed)
     return ExitInputError;
   // --exit-non-zero-on-fix: a changed file fails the run, as formatters
   // fail a pre-commit hook, so that the change is reviewed and staged.
-  bool FailOnWrite = Opts.ExitNonZeroOnFix && Written;
-  return Remaining || VerifyFailed || FailOnWrite ? ExitFindings : ExitClean;
+  bool FailOnWrite = Opts.ExitNonZeroOnFix && Run.Written;
+  return Run.Remaining || Run.VerifyFailed || FailOnWrite ? ExitFindings
+                                                          : ExitClean;
 }
 
 } // namespace proxyfence

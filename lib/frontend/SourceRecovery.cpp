@@ -4,6 +4,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using llvm::StringRef;
 
@@ -225,6 +226,178 @@ void count(Recovery &Rec, const Span &S,
   Rec.Unrepairable += S.Inserts.size() - Made.size();
 }
 
+/// One asm statement: its span, with the commas and escapes it lacks, and
+/// where its `(` and its templates are.
+struct AsmStatement {
+  Span Sp;
+  size_t Open = 0;
+  std::vector<std::pair<size_t, size_t>> Templates;
+};
+
+/// The asm statement whose keyword spans [\p I, \p E), or none when no `(`
+/// follows the keyword or the statement never closes.
+std::optional<AsmStatement> scanAsm(const Scanner &S, size_t I, size_t E) {
+  StringRef T = S.T;
+  // asm [volatile|inline|goto]* ( template [: outputs [: inputs [: ...]]] )
+  size_t J = S.skipSpace(E);
+  for (;;) {
+    size_t WE = S.identEnd(J);
+    StringRef Q = T.slice(J, WE);
+    if (Q != "volatile" && Q != "__volatile__" && Q != "__volatile" &&
+        Q != "inline" && Q != "__inline__" && Q != "goto")
+      break;
+    J = S.skipSpace(WE);
+  }
+  if (J >= T.size() || T[J] != '(')
+    return std::nullopt;
+  AsmStatement St;
+  Span &Sp = St.Sp;
+  Sp.Begin = I;
+  St.Open = J;
+  std::vector<size_t> Escapes;
+  std::vector<std::pair<size_t, size_t>> &Templates = St.Templates;
+  unsigned Colons = 0, Depth = 0;
+  // Operands as clang numbers them: outputs, one more for each `+`
+  // (read-write) output, inputs; counted only where every operand of the
+  // two lists is written out (`"r"(x)`, not a macro's `__AsmType(x)`).
+  int Operands = 0;
+  unsigned Items[3] = {}, Constraints[3] = {};
+  size_t OperandClose = 0; // a `)` ending an operand, awaiting `,`
+  size_t K = J;
+  for (; K < T.size(); ++K) {
+    size_t Cm = S.skipComment(K);
+    if (Cm != K) {
+      K = Cm - 1;
+      continue;
+    }
+    char X = T[K];
+    if (X == '"') {
+      size_t LE = S.skipQuoted(K);
+      if (Depth == 1 && Colons == 0)
+        Templates.push_back({K, LE});
+      bool InList = Depth == 1 && Colons >= 1 && Colons <= 2;
+      if (InList && OperandClose) {
+        Sp.Inserts.push_back({OperandClose + 1, ','});
+        ++Items[Colons];
+      }
+      if (InList) {
+        Operands += Colons == 1 && T.slice(K, LE).contains('+') ? 2 : 1;
+        ++Constraints[Colons];
+        Items[Colons] += Items[Colons] == 0;
+      }
+      OperandClose = 0;
+      K = LE - 1;
+      continue;
+    }
+    if (X == '(' || X == '[') {
+      if (X == '[' && Depth == 1 && Colons >= 1 && Colons <= 2 &&
+          OperandClose) {
+        Sp.Inserts.push_back({OperandClose + 1, ','});
+        ++Items[Colons];
+      }
+      if (Depth == 1 && Colons >= 1 && Colons <= 2)
+        Items[Colons] += Items[Colons] == 0;
+      OperandClose = 0;
+      ++Depth;
+      continue;
+    }
+    if (X == ')' || X == ']') {
+      if (--Depth == 0)
+        break;
+      OperandClose = Depth == 1 && X == ')' ? K : 0;
+      continue;
+    }
+    if (isBlank(X) || X == '\n' || X == '\r')
+      continue;
+    if (X == ':' && Depth == 1)
+      ++Colons;
+    else if (Depth == 1 && Colons >= 1 && Colons <= 2)
+      Items[Colons] += X == ',' || Items[Colons] == 0;
+    OperandClose = 0;
+  }
+  if (Items[1] != Constraints[1] || Items[2] != Constraints[2])
+    Operands = -1;
+  if (K >= T.size())
+    return std::nullopt;
+  Sp.End = K + 1;
+  // A `%` is an escape only where there are operands (extended asm).
+  // Labels (asm goto) are operands too: not counted, so not judged.
+  if (Colons)
+    for (auto [LO, LC] : Templates)
+      badEscapes(T, LO, LC, Colons <= 3 ? Operands : -1, Escapes);
+  for (size_t Esc : Escapes)
+    Sp.Inserts.push_back({Esc, '%'});
+  return St;
+}
+
+/// Repairs \p St in \p Rec; returns whether it paid for an insertion with
+/// its blanks (then its span is one that an extra escape may not enter).
+bool repairAsm(const Scanner &S, AsmStatement &St, Recovery &Rec) {
+  StringRef T = S.T;
+  Span &Sp = St.Sp;
+  // The missing comma takes the place of a blank right after the `)`.
+  std::vector<std::pair<size_t, char>> Pending;
+  for (auto &Ins : Sp.Inserts) {
+    if (Ins.second == ',' && isBlank(T[Ins.first])) {
+      Rec.Text[Ins.first] = ',';
+      ++Rec.Commas;
+      continue;
+    }
+    Pending.push_back(Ins);
+  }
+  Sp.Inserts = std::move(Pending);
+  if (Sp.Inserts.empty())
+    return false;
+  // Blanks: inside the templates, and between the statement's tokens.
+  const std::vector<std::pair<size_t, size_t>> &Templates = St.Templates;
+  size_t Next = 0;
+  for (size_t B = St.Open; B < Sp.End; ++B) {
+    if (Next < Templates.size() && B == Templates[Next].first) {
+      B = Templates[Next++].second - 1;
+      continue;
+    }
+    if (T[B] == '"') { // an operand's constraint
+      B = S.skipQuoted(B) - 1;
+      continue;
+    }
+    if (removableBetweenTokens(T, B))
+      Sp.Blanks.push_back(B);
+  }
+  for (auto [LO, LC] : Templates)
+    literalBlanks(T, LO, LC, Sp.Blanks);
+  // Not a blank that became a comma.
+  llvm::erase_if(Sp.Blanks, [&](size_t B) { return Rec.Text[B] != T[B]; });
+  count(Rec, Sp, settle(T, Sp, Rec.Text));
+  return true;
+}
+
+/// Escapes the front end reported elsewhere (asm strings from macros): each
+/// in its string literal \p Literals, outside the statements \p Spans.
+void repairExtraEscapes(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes,
+                        const std::vector<Span> &Spans,
+                        const std::vector<std::pair<size_t, size_t>> &Literals,
+                        Recovery &Rec) {
+  for (unsigned Off : ExtraEscapes) {
+    if (Off >= T.size() || T[Off] != '%' || Rec.Text[Off] != '%')
+      continue;
+    if (llvm::any_of(Spans, [&](const Span &Sp) {
+          return Sp.Begin <= Off && Off < Sp.End;
+        }))
+      continue; // already handled with its statement
+    auto Lit = llvm::find_if(Literals, [&](auto L) {
+      return L.first < Off && Off < L.second;
+    });
+    if (Lit == Literals.end())
+      continue;
+    Span Sp;
+    Sp.Begin = Lit->first;
+    Sp.End = Lit->second;
+    Sp.Inserts.push_back({Off, '%'});
+    literalBlanks(T, Lit->first, Lit->second, Sp.Blanks);
+    count(Rec, Sp, settle(T, Sp, Rec.Text));
+  }
+}
+
 } // namespace
 
 Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
@@ -265,152 +438,16 @@ Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
       I = E;
       continue;
     }
-    // asm [volatile|inline|goto]* ( template [: outputs [: inputs [: ...]]] )
-    size_t J = S.skipSpace(E);
-    for (;;) {
-      size_t WE = S.identEnd(J);
-      StringRef Q = T.slice(J, WE);
-      if (Q != "volatile" && Q != "__volatile__" && Q != "__volatile" &&
-          Q != "inline" && Q != "__inline__" && Q != "goto")
-        break;
-      J = S.skipSpace(WE);
-    }
-    if (J >= T.size() || T[J] != '(') {
+    std::optional<AsmStatement> St = scanAsm(S, I, E);
+    if (!St) {
       I = E;
       continue;
     }
-    Span Sp;
-    Sp.Begin = I;
-    std::vector<size_t> Escapes;
-    std::vector<std::pair<size_t, size_t>> Templates;
-    unsigned Colons = 0, Depth = 0;
-    // Operands as clang numbers them: outputs, one more for each `+`
-    // (read-write) output, inputs; counted only where every operand of the
-    // two lists is written out (`"r"(x)`, not a macro's `__AsmType(x)`).
-    int Operands = 0;
-    unsigned Items[3] = {}, Constraints[3] = {};
-    size_t OperandClose = 0; // a `)` ending an operand, awaiting `,`
-    size_t K = J;
-    for (; K < T.size(); ++K) {
-      size_t Cm = S.skipComment(K);
-      if (Cm != K) {
-        K = Cm - 1;
-        continue;
-      }
-      char X = T[K];
-      if (X == '"') {
-        size_t LE = S.skipQuoted(K);
-        if (Depth == 1 && Colons == 0)
-          Templates.push_back({K, LE});
-        bool InList = Depth == 1 && Colons >= 1 && Colons <= 2;
-        if (InList && OperandClose) {
-          Sp.Inserts.push_back({OperandClose + 1, ','});
-          ++Items[Colons];
-        }
-        if (InList) {
-          Operands += Colons == 1 && T.slice(K, LE).contains('+') ? 2 : 1;
-          ++Constraints[Colons];
-          Items[Colons] += Items[Colons] == 0;
-        }
-        OperandClose = 0;
-        K = LE - 1;
-        continue;
-      }
-      if (X == '(' || X == '[') {
-        if (X == '[' && Depth == 1 && Colons >= 1 && Colons <= 2 &&
-            OperandClose) {
-          Sp.Inserts.push_back({OperandClose + 1, ','});
-          ++Items[Colons];
-        }
-        if (Depth == 1 && Colons >= 1 && Colons <= 2)
-          Items[Colons] += Items[Colons] == 0;
-        OperandClose = 0;
-        ++Depth;
-        continue;
-      }
-      if (X == ')' || X == ']') {
-        if (--Depth == 0)
-          break;
-        OperandClose = Depth == 1 && X == ')' ? K : 0;
-        continue;
-      }
-      if (isBlank(X) || X == '\n' || X == '\r')
-        continue;
-      if (X == ':' && Depth == 1)
-        ++Colons;
-      else if (Depth == 1 && Colons >= 1 && Colons <= 2)
-        Items[Colons] += X == ',' || Items[Colons] == 0;
-      OperandClose = 0;
-    }
-    if (Items[1] != Constraints[1] || Items[2] != Constraints[2])
-      Operands = -1;
-    if (K >= T.size()) {
-      I = E;
-      continue;
-    }
-    Sp.End = K + 1;
-    // A `%` is an escape only where there are operands (extended asm).
-    // Labels (asm goto) are operands too: not counted, so not judged.
-    if (Colons)
-      for (auto [LO, LC] : Templates)
-        badEscapes(T, LO, LC, Colons <= 3 ? Operands : -1, Escapes);
-    for (size_t Esc : Escapes)
-      Sp.Inserts.push_back({Esc, '%'});
-    // The missing comma takes the place of a blank right after the `)`.
-    std::vector<std::pair<size_t, char>> Pending;
-    for (auto &Ins : Sp.Inserts) {
-      if (Ins.second == ',' && isBlank(T[Ins.first])) {
-        Rec.Text[Ins.first] = ',';
-        ++Rec.Commas;
-        continue;
-      }
-      Pending.push_back(Ins);
-    }
-    Sp.Inserts = std::move(Pending);
-    if (!Sp.Inserts.empty()) {
-      // Blanks: inside the templates, and between the statement's tokens.
-      size_t Next = 0;
-      for (size_t B = J; B < Sp.End; ++B) {
-        if (Next < Templates.size() && B == Templates[Next].first) {
-          B = Templates[Next++].second - 1;
-          continue;
-        }
-        if (T[B] == '"') { // an operand's constraint
-          B = S.skipQuoted(B) - 1;
-          continue;
-        }
-        if (removableBetweenTokens(T, B))
-          Sp.Blanks.push_back(B);
-      }
-      for (auto [LO, LC] : Templates)
-        literalBlanks(T, LO, LC, Sp.Blanks);
-      // Not a blank that became a comma.
-      llvm::erase_if(Sp.Blanks, [&](size_t B) { return Rec.Text[B] != T[B]; });
-      count(Rec, Sp, settle(T, Sp, Rec.Text));
-      Spans.push_back(Sp);
-    }
-    I = Sp.End;
+    if (repairAsm(S, *St, Rec))
+      Spans.push_back(St->Sp);
+    I = St->Sp.End;
   }
-  // Escapes the front end reported elsewhere (asm strings from macros).
-  for (unsigned Off : ExtraEscapes) {
-    if (Off >= T.size() || T[Off] != '%' || Rec.Text[Off] != '%')
-      continue;
-    if (llvm::any_of(Spans, [&](const Span &Sp) {
-          return Sp.Begin <= Off && Off < Sp.End;
-        }))
-      continue; // already handled with its statement
-    auto Lit = llvm::find_if(Literals, [&](auto L) {
-      return L.first < Off && Off < L.second;
-    });
-    if (Lit == Literals.end())
-      continue;
-    Span Sp;
-    Sp.Begin = Lit->first;
-    Sp.End = Lit->second;
-    Sp.Inserts.push_back({Off, '%'});
-    literalBlanks(T, Lit->first, Lit->second, Sp.Blanks);
-    count(Rec, Sp, settle(T, Sp, Rec.Text));
-  }
+  repairExtraEscapes(T, ExtraEscapes, Spans, Literals, Rec);
   return Rec;
 }
 

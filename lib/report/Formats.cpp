@@ -131,13 +131,43 @@ std::string sourceRoot() {
   return std::string(Cwd);
 }
 
-void writeSarif(RunFindings &Run, llvm::raw_ostream &OS) {
-  Positions Pos(Run.Texts);
-  std::string Root = sourceRoot();
-  std::vector<StandaloneRule> Rules = allRules();
+namespace {
 
-  // An artifactLocation: relative to %SRCROOT% when inside it.
-  auto location = [&](llvm::json::OStream &J, const std::string &Abs) {
+/// One SARIF log of \p Run: the parts that name a place share the source
+/// root, the rules' order and the analysed texts' lines and columns.
+class SarifWriter {
+public:
+  SarifWriter(RunFindings &Run, llvm::raw_ostream &OS)
+      : Run(Run), Pos(Run.Texts), Root(sourceRoot()), Rules(allRules()),
+        J(OS, 2) {}
+
+  void write() {
+    std::vector<std::string> Prints = fingerprints();
+    J.object([&] {
+      J.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+      J.attribute("version", "2.1.0");
+      J.attributeArray("runs", [&] {
+        J.object([&] {
+          writeTool();
+          J.attributeObject("originalUriBaseIds", [&] {
+            J.attributeObject("%SRCROOT%", [&] {
+              J.attribute("uri", "file://" + uriPath(Root) + "/");
+            });
+          });
+          J.attribute("columnKind", "utf16CodeUnits");
+          writeInvocations();
+          J.attributeArray("results", [&] {
+            for (size_t I = 0; I < Run.Diags.size(); ++I)
+              writeResult(Run.Diags[I], Prints[I]);
+          });
+        });
+      });
+    });
+  }
+
+private:
+  /// An artifactLocation: relative to %SRCROOT% when inside it.
+  void location(const std::string &Abs) {
     J.attributeObject("artifactLocation", [&] {
       llvm::StringRef Rel = Abs;
       if (Rel.consume_front(Root) && Rel.consume_front("/")) {
@@ -147,192 +177,196 @@ void writeSarif(RunFindings &Run, llvm::raw_ostream &OS) {
         J.attribute("uri", "file://" + uriPath(Abs));
       }
     });
-  };
-  auto relative = [&](const std::string &Abs) {
+  }
+
+  std::string relative(const std::string &Abs) const {
     llvm::StringRef Rel = Abs;
     return Rel.consume_front(Root) && Rel.consume_front("/") ? Rel.str() : Abs;
-  };
-  auto physical = [&](llvm::json::OStream &J, const std::string &Abs,
-                      unsigned Offset) {
+  }
+
+  void physical(const std::string &Abs, unsigned Offset) {
     J.attributeObject("physicalLocation", [&] {
-      location(J, Abs);
+      location(Abs);
       Position P = Pos.at(Abs, Offset);
       J.attributeObject("region", [&] {
         J.attribute("startLine", P.Line);
         J.attribute("startColumn", P.Utf16Column);
       });
     });
-  };
-
-  // Fingerprints: the rule, the file and the text of the flagged line and
-  // of the first note's line (the access or the callee's operation), so
-  // that edits elsewhere in the file leave them alone; equal ones are
-  // numbered in order, as GitHub numbers its own line hashes.
-  std::vector<std::string> Prints;
-  std::map<std::string, unsigned> Seen;
-  for (const tooling::Diagnostic &D : Run.Diags) {
-    std::string File = absolute(D.Message.FilePath, D.BuildDirectory);
-    std::string Key = D.DiagnosticName + '\0' + relative(File) + '\0' +
-                      collapseSpaces(Pos.at(File, D.Message.FileOffset).LineText);
-    if (!D.Notes.empty()) {
-      const tooling::DiagnosticMessage &N = D.Notes.front();
-      Key += '\0' + collapseSpaces(
-                        Pos.at(absolute(N.FilePath, D.BuildDirectory),
-                               N.FileOffset)
-                            .LineText);
-    }
-    auto Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(Key));
-    std::string Hex = llvm::toHex(Hash, /*LowerCase=*/true).substr(0, 32);
-    Prints.push_back(Hex + ":" + std::to_string(++Seen[Hex]));
   }
 
-  llvm::json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    J.attribute("version", "2.1.0");
-    J.attributeArray("runs", [&] {
-      J.object([&] {
-        J.attributeObject("tool", [&] {
-          J.attributeObject("driver", [&] {
-            J.attribute("name", "proxyfence");
-            J.attribute("version", PF_VERSION);
-            J.attribute("semanticVersion", PF_VERSION);
-            if (llvm::StringRef(PF_HOMEPAGE).size())
-              J.attribute("informationUri", PF_HOMEPAGE);
-            J.attributeArray("rules", [&] {
-              for (const StandaloneRule &R : Rules)
-                J.object([&] {
-                  J.attribute("id", R.Name);
-                  J.attributeObject("shortDescription",
-                                    [&] { J.attribute("text", R.Summary); });
-                  std::string Doc = std::string("docs/rules/") + R.Name + ".md";
-                  J.attributeObject("help", [&] {
-                    J.attribute("text", std::string(R.Summary) + ". See " +
-                                            Doc + " in the proxyfence sources.");
-                  });
-                  if (llvm::StringRef(PF_HOMEPAGE).size())
-                    J.attribute("helpUri",
-                                std::string(PF_HOMEPAGE) + "/blob/HEAD/" + Doc);
-                  J.attributeObject("defaultConfiguration", [&] {
-                    J.attribute("level", "warning");
-                  });
-                });
-            });
-          });
-        });
-        J.attributeObject("originalUriBaseIds", [&] {
-          J.attributeObject("%SRCROOT%", [&] {
-            J.attribute("uri", "file://" + uriPath(Root) + "/");
-          });
-        });
-        J.attribute("columnKind", "utf16CodeUnits");
-        J.attributeArray("invocations", [&] {
-          J.object([&] {
-            J.attribute("executionSuccessful", true);
-            J.attributeArray("toolExecutionNotifications", [&] {
-              for (const auto &[File, Why] : Run.Incomplete)
-                J.object([&] {
-                  J.attribute("level", "warning");
-                  J.attributeObject("message",
-                                    [&] { J.attribute("text", Why); });
-                  J.attributeArray("locations", [&] {
-                    J.object([&] {
-                      J.attributeObject("physicalLocation", [&] {
-                        location(J, absolute(File, ""));
-                      });
-                    });
-                  });
-                });
-            });
-          });
-        });
-        J.attributeArray("results", [&] {
-          for (size_t I = 0; I < Run.Diags.size(); ++I) {
-            const tooling::Diagnostic &D = Run.Diags[I];
-            std::string File = absolute(D.Message.FilePath, D.BuildDirectory);
-            auto RuleIt = llvm::find_if(Rules, [&](const StandaloneRule &R) {
-              return D.DiagnosticName == R.Name;
-            });
+  /// Fingerprints: the rule, the file and the text of the flagged line and
+  /// of the first note's line (the access or the callee's operation), so
+  /// that edits elsewhere in the file leave them alone; equal ones are
+  /// numbered in order, as GitHub numbers its own line hashes.
+  std::vector<std::string> fingerprints() {
+    std::vector<std::string> Prints;
+    std::map<std::string, unsigned> Seen;
+    for (const tooling::Diagnostic &D : Run.Diags) {
+      std::string File = absolute(D.Message.FilePath, D.BuildDirectory);
+      std::string Key =
+          D.DiagnosticName + '\0' + relative(File) + '\0' +
+          collapseSpaces(Pos.at(File, D.Message.FileOffset).LineText);
+      if (!D.Notes.empty()) {
+        const tooling::DiagnosticMessage &N = D.Notes.front();
+        Key += '\0' + collapseSpaces(
+                          Pos.at(absolute(N.FilePath, D.BuildDirectory),
+                                 N.FileOffset)
+                              .LineText);
+      }
+      auto Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(Key));
+      std::string Hex = llvm::toHex(Hash, /*LowerCase=*/true).substr(0, 32);
+      Prints.push_back(Hex + ":" + std::to_string(++Seen[Hex]));
+    }
+    return Prints;
+  }
+
+  /// The tool and its rules, in the registry's order (ruleIndex).
+  void writeTool() {
+    J.attributeObject("tool", [&] {
+      J.attributeObject("driver", [&] {
+        J.attribute("name", "proxyfence");
+        J.attribute("version", PF_VERSION);
+        J.attribute("semanticVersion", PF_VERSION);
+        if (llvm::StringRef(PF_HOMEPAGE).size())
+          J.attribute("informationUri", PF_HOMEPAGE);
+        J.attributeArray("rules", [&] {
+          for (const StandaloneRule &R : Rules)
             J.object([&] {
-              J.attribute("ruleId", D.DiagnosticName);
-              if (RuleIt != Rules.end())
-                J.attribute("ruleIndex", int64_t(RuleIt - Rules.begin()));
+              J.attribute("id", R.Name);
+              J.attributeObject("shortDescription",
+                                [&] { J.attribute("text", R.Summary); });
+              std::string Doc = std::string("docs/rules/") + R.Name + ".md";
+              J.attributeObject("help", [&] {
+                J.attribute("text", std::string(R.Summary) + ". See " + Doc +
+                                        " in the proxyfence sources.");
+              });
+              if (llvm::StringRef(PF_HOMEPAGE).size())
+                J.attribute("helpUri",
+                            std::string(PF_HOMEPAGE) + "/blob/HEAD/" + Doc);
+              J.attributeObject("defaultConfiguration",
+                                [&] { J.attribute("level", "warning"); });
+            });
+        });
+      });
+    });
+  }
+
+  /// The one invocation, with a notification for each file seen in part.
+  void writeInvocations() {
+    J.attributeArray("invocations", [&] {
+      J.object([&] {
+        J.attribute("executionSuccessful", true);
+        J.attributeArray("toolExecutionNotifications", [&] {
+          for (const auto &[File, Why] : Run.Incomplete)
+            J.object([&] {
               J.attribute("level", "warning");
-              J.attributeObject("message",
-                                [&] { J.attribute("text", D.Message.Message); });
+              J.attributeObject("message", [&] { J.attribute("text", Why); });
               J.attributeArray("locations", [&] {
-                J.object([&] { physical(J, File, D.Message.FileOffset); });
-              });
-              J.attributeArray("relatedLocations", [&] {
-                for (size_t N = 0; N < D.Notes.size(); ++N)
-                  J.object([&] {
-                    J.attribute("id", int64_t(N));
-                    J.attributeObject("message", [&] {
-                      J.attribute("text", D.Notes[N].Message);
-                    });
-                    physical(J, absolute(D.Notes[N].FilePath, D.BuildDirectory),
-                             D.Notes[N].FileOffset);
-                  });
-              });
-              J.attributeObject("partialFingerprints", [&] {
-                J.attribute("proxyfenceFindingHash/v1", Prints[I]);
-              });
-              std::vector<const tooling::Replacement *> Repls =
-                  sortedReplacements(D);
-              if (Repls.empty())
-                return;
-              // The fix's description: the notes placed at its edits.
-              std::string What;
-              for (const tooling::DiagnosticMessage &N : D.Notes)
-                for (const tooling::Replacement *R : Repls)
-                  if (N.FilePath == R->getFilePath() &&
-                      N.FileOffset == R->getOffset()) {
-                    What += (What.empty() ? "" : "; ") + N.Message;
-                    break;
-                  }
-              J.attributeArray("fixes", [&] {
                 J.object([&] {
-                  J.attributeObject("description", [&] {
-                    J.attribute("text", What.empty() ? "insert the fence" : What);
-                  });
-                  J.attributeArray("artifactChanges", [&] {
-                    for (size_t K = 0; K < Repls.size();) {
-                      std::string Path = Repls[K]->getFilePath().str();
-                      std::string Abs = absolute(Path, D.BuildDirectory);
-                      J.object([&] {
-                        location(J, Abs);
-                        J.attributeArray("replacements", [&] {
-                          for (; K < Repls.size() &&
-                                 Repls[K]->getFilePath() == Path;
-                               ++K) {
-                            const tooling::Replacement &R = *Repls[K];
-                            Position B = Pos.at(Abs, R.getOffset());
-                            Position E =
-                                Pos.at(Abs, R.getOffset() + R.getLength());
-                            J.object([&] {
-                              J.attributeObject("deletedRegion", [&] {
-                                J.attribute("startLine", B.Line);
-                                J.attribute("startColumn", B.Utf16Column);
-                                J.attribute("endLine", E.Line);
-                                J.attribute("endColumn", E.Utf16Column);
-                              });
-                              J.attributeObject("insertedContent", [&] {
-                                J.attribute("text", R.getReplacementText());
-                              });
-                            });
-                          }
-                        });
-                      });
-                    }
-                  });
+                  J.attributeObject("physicalLocation",
+                                    [&] { location(absolute(File, "")); });
                 });
+              });
+            });
+        });
+      });
+    });
+  }
+
+  void writeResult(const tooling::Diagnostic &D, const std::string &Print) {
+    std::string File = absolute(D.Message.FilePath, D.BuildDirectory);
+    auto RuleIt = llvm::find_if(Rules, [&](const StandaloneRule &R) {
+      return D.DiagnosticName == R.Name;
+    });
+    J.object([&] {
+      J.attribute("ruleId", D.DiagnosticName);
+      if (RuleIt != Rules.end())
+        J.attribute("ruleIndex", int64_t(RuleIt - Rules.begin()));
+      J.attribute("level", "warning");
+      J.attributeObject("message",
+                        [&] { J.attribute("text", D.Message.Message); });
+      J.attributeArray("locations", [&] {
+        J.object([&] { physical(File, D.Message.FileOffset); });
+      });
+      J.attributeArray("relatedLocations", [&] {
+        for (size_t N = 0; N < D.Notes.size(); ++N)
+          J.object([&] {
+            J.attribute("id", int64_t(N));
+            J.attributeObject("message",
+                              [&] { J.attribute("text", D.Notes[N].Message); });
+            physical(absolute(D.Notes[N].FilePath, D.BuildDirectory),
+                     D.Notes[N].FileOffset);
+          });
+      });
+      J.attributeObject("partialFingerprints", [&] {
+        J.attribute("proxyfenceFindingHash/v1", Print);
+      });
+      std::vector<const tooling::Replacement *> Repls = sortedReplacements(D);
+      if (!Repls.empty())
+        writeFixes(D, Repls);
+    });
+  }
+
+  /// A result's fix: its replacements grouped by file, described by the
+  /// notes placed at its edits.
+  void writeFixes(const tooling::Diagnostic &D,
+                  const std::vector<const tooling::Replacement *> &Repls) {
+    std::string What;
+    for (const tooling::DiagnosticMessage &N : D.Notes)
+      for (const tooling::Replacement *R : Repls)
+        if (N.FilePath == R->getFilePath() && N.FileOffset == R->getOffset()) {
+          What += (What.empty() ? "" : "; ") + N.Message;
+          break;
+        }
+    J.attributeArray("fixes", [&] {
+      J.object([&] {
+        J.attributeObject("description", [&] {
+          J.attribute("text", What.empty() ? "insert the fence" : What);
+        });
+        J.attributeArray("artifactChanges", [&] {
+          for (size_t K = 0; K < Repls.size();) {
+            std::string Path = Repls[K]->getFilePath().str();
+            std::string Abs = absolute(Path, D.BuildDirectory);
+            J.object([&] {
+              location(Abs);
+              J.attributeArray("replacements", [&] {
+                for (; K < Repls.size() && Repls[K]->getFilePath() == Path; ++K)
+                  writeReplacement(Abs, *Repls[K]);
               });
             });
           }
         });
       });
     });
-  });
+  }
+
+  void writeReplacement(const std::string &Abs, const tooling::Replacement &R) {
+    Position B = Pos.at(Abs, R.getOffset());
+    Position E = Pos.at(Abs, R.getOffset() + R.getLength());
+    J.object([&] {
+      J.attributeObject("deletedRegion", [&] {
+        J.attribute("startLine", B.Line);
+        J.attribute("startColumn", B.Utf16Column);
+        J.attribute("endLine", E.Line);
+        J.attribute("endColumn", E.Utf16Column);
+      });
+      J.attributeObject("insertedContent",
+                        [&] { J.attribute("text", R.getReplacementText()); });
+    });
+  }
+
+  RunFindings &Run;
+  Positions Pos;
+  std::string Root;
+  std::vector<StandaloneRule> Rules;
+  llvm::json::OStream J;
+};
+
+} // namespace
+
+void writeSarif(RunFindings &Run, llvm::raw_ostream &OS) {
+  SarifWriter(Run, OS).write();
   OS << "\n";
 }
 

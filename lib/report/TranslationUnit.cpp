@@ -183,32 +183,38 @@ private:
   std::map<FileID, SuppressionIndex> Files;
 };
 
-} // namespace
-
-TranslationUnitResult
-analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
-                       const std::set<std::string> &Reported, bool Colors,
-                       llvm::ArrayRef<SourceLocation> Errors) {
-  TranslationUnitResult R;
-  SourceManager &SM = Ctx.getSourceManager();
-  Suppressions Suppressed(SM);
+/// Declarations written in the main file that clang accepted.
+unsigned validMainFileDecls(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Valid = 0;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (!D->isImplicit() && !D->isInvalidDecl() &&
         SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
-      ++R.ValidDecls;
+      ++Valid;
+  return Valid;
+}
 
-  HeaderFilter Headers(Opts, SM);
-  // A header analysed in an entry that includes it: that header only.
-  std::optional<FileID> Focus;
-  if (!Opts.FocusHeader.empty()) {
-    Focus = FileID();
-    if (auto FE = SM.getFileManager().getOptionalFileRef(Opts.FocusHeader))
-      Focus = SM.translateFile(*FE);
+/// What one unit may report and edit: the main file and the headers the
+/// header filter selects or, for a header analysed in an entry that
+/// includes it, that header only.
+class UnitScope {
+public:
+  UnitScope(const AnalysisOptions &Opts, SourceManager &SM)
+      : SM(SM), Headers(Opts, SM) {
+    if (!Opts.FocusHeader.empty()) {
+      Focus = FileID();
+      if (auto FE = SM.getFileManager().getOptionalFileRef(Opts.FocusHeader))
+        Focus = SM.translateFile(*FE);
+    }
   }
-  auto inFocus = [&SM, &Focus](SourceLocation L) {
+  UnitScope(const UnitScope &) = delete; // Editable points at this one
+  UnitScope &operator=(const UnitScope &) = delete;
+
+  bool focused() const { return Focus.has_value(); }
+  bool inFocus(SourceLocation L) const {
     return Focus ? SM.getFileID(L) == *Focus : SM.isWrittenInMainFile(L);
-  };
-  auto Editable = [&SM, &Headers, &Focus, &inFocus](SourceLocation L) {
+  }
+  bool editable(SourceLocation L) const {
     L = SM.getExpansionLoc(L);
     if (L.isInvalid())
       return false;
@@ -219,114 +225,106 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
     if (SM.isInSystemHeader(L))
       return false;
     return Headers.selects(SM, L);
-  };
-
-  std::vector<const Rule *> Rules;
-  for (const Rule *Ru : proxyRules())
-    if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
-      Rules.push_back(Ru);
-
-  // Patterns of the file named, not of every library header it includes.
-  auto PatternScope = [&inFocus](SourceLocation L) { return inFocus(L); };
-  RootCollector RC(SM, Editable, PatternScope);
-  RC.TraverseDecl(Ctx.getTranslationUnitDecl());
-  // A header analysed in a file that instantiates it: as instantiated
-  // there, and as written too, for what those instantiations do not reach
-  // (a configuration the file does not use, roles its runtime barrier ids
-  // do not pair); a finding seen both ways is reported once.
-  R.PatternsOnly = RC.addPatterns(/*Every=*/Focus.has_value());
-  Analyzer A(Ctx, Rules);
-  A.events().setUserVocabulary(&Opts.Vocabulary);
-  for (const FunctionDecl *FD : RC.Roots)
-    A.analyze(FD);
-  A.pairSiblingRoles(RC.Roots);
-  A.reportUncalledRoots(RC.Roots);
-  R.Blind = findBlindSpots(Ctx, Editable, Errors);
-
-  // Every rule's findings: once per place in the source (not again for
-  // another instantiation, nor for a header an earlier input already
-  // reported); a suppressed one is neither reported nor fixed, but counted.
-  std::set<std::string> Keys;
-  enum class Admit { Repeat, Suppressed, Kept };
-  auto admit = [&](std::string Key, SourceLocation At, llvm::StringRef Rule) {
-    if (Reported.count(Key)) {
-      R.SkippedKeys.push_back(std::move(Key));
-      return Admit::Repeat;
-    }
-    if (!Keys.insert(Key).second)
-      return Admit::Repeat;
-    R.Keys.push_back(std::move(Key));
-    return Suppressed.at(At, Rule) ? Admit::Suppressed : Admit::Kept;
-  };
-
-  std::vector<Finding> Findings;
-  std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
-      SuppressedWarnings;
-  // Hazards inside library code (outside the project, not selected by
-  // --header-filter): counted once per async operation, not reported.
-  std::set<std::string> InLibrary;
-  // A template pattern analysed only for a caller's summary (a library
-  // helper the file calls) reports nothing itself: its parameters are
-  // resolved where it is called.
-  llvm::DenseSet<const FunctionDecl *> RootSet(RC.Roots.begin(), RC.Roots.end());
-  auto calleeOnlyPattern = [&RootSet](const FunctionDecl *Fn) {
-    return Fn && Fn->isDependentContext() && !RootSet.count(Fn);
-  };
-  for (Finding F : A.findings()) {
-    if (calleeOnlyPattern(F.Async.At.Fn))
-      continue;
-    // Found in a library entry (`cutlass::device_kernel<Op>`) but made of
-    // this file's statements: reported where they are.
-    if (!Editable(F.Async.At.S->getBeginLoc()) && F.Async.Origin &&
-        Editable(F.Async.Origin.S->getBeginLoc()) && F.Access.Origin &&
-        Editable(F.Access.Origin.S->getBeginLoc())) {
-      F.Async.At = F.Async.Origin;
-      F.Async.Via = F.Async.OriginVia;
-      F.Access.At = F.Access.Origin;
-      F.Access.Via = F.Access.OriginVia;
-    }
-    if (!Editable(F.Async.At.S->getBeginLoc())) {
-      InLibrary.insert(std::string(F.R->Name) + "|" +
-                       placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
-                       placeKey(SM, F.Async.Loc));
-      continue;
-    }
-    Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
-                          F.R->Name);
-    if (Verdict == Admit::Kept) {
-      Findings.push_back(F);
-      // A role function in library code: shown at the call here instead.
-      for (Event *E : {&Findings.back().Access, &Findings.back().Async})
-        if (E->Origin && !Editable(E->Origin.S->getBeginLoc()))
-          E->Origin = StmtRef();
-    }
-    // Suppressed ones count once per warning, grouped as reportFindings
-    // groups them.
-    else if (Verdict == Admit::Suppressed)
-      SuppressedWarnings.insert(std::make_tuple(
-          F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
   }
-  R.Suppressed = SuppressedWarnings.size();
-  auto Key = [&SM](const Finding &F) {
-    return std::make_tuple(
-        SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
-        SM.getFileOffset(SM.getExpansionLoc(F.Access.Loc)));
-  };
-  std::stable_sort(Findings.begin(), Findings.end(),
-                   [&](const Finding &X, const Finding &Y) {
-                     return Key(X) < Key(Y);
-                   });
 
-  // proxyfence-mbarrier-init: its own dataflow over the same events.
-  MbarrierAnalyzer M(Ctx, A.events(), Opts.RequireInitProxyFence);
-  std::vector<InitFinding> InitFindings;
-  if (!llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name)) {
-    for (const FunctionDecl *FD : RC.Roots)
+private:
+  SourceManager &SM;
+  HeaderFilter Headers;
+  std::optional<FileID> Focus;
+
+public:
+  /// editable(), for the interfaces that take a callback.
+  const std::function<bool(SourceLocation)> Editable =
+      [this](SourceLocation L) { return editable(L); };
+};
+
+/// Every rule family's findings of one unit, admitted and in source order.
+struct UnitFindings {
+  std::vector<Finding> Proxy;
+  std::vector<InitFinding> Init;
+  std::vector<ClobberFinding> Clobber;
+  std::vector<OrderFinding> Order;
+};
+
+enum class Admit { Repeat, Suppressed, Kept };
+
+/// Collects each rule family's findings through one admission: once per
+/// place in the source (not again for another instantiation, nor for a
+/// header an earlier input already reported); a suppressed one is neither
+/// reported nor fixed, but counted. Keys are recorded in collection order.
+class FindingCollector {
+public:
+  FindingCollector(ASTContext &Ctx, const AnalysisOptions &Opts,
+                   const UnitScope &Scope,
+                   const std::set<std::string> &Reported,
+                   const std::vector<const FunctionDecl *> &Roots,
+                   TranslationUnitResult &R)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Opts(Opts), Scope(Scope),
+        Reported(Reported), Roots(Roots), RootSet(Roots.begin(), Roots.end()),
+        R(R), Suppressed(SM) {}
+
+  std::vector<Finding> proxyFindings(Analyzer &A) {
+    std::vector<Finding> Findings;
+    std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
+        SuppressedWarnings;
+    for (Finding F : A.findings()) {
+      if (calleeOnlyPattern(F.Async.At.Fn))
+        continue;
+      // Found in a library entry (`cutlass::device_kernel<Op>`) but made of
+      // this file's statements: reported where they are.
+      if (!editable(F.Async.At.S->getBeginLoc()) && F.Async.Origin &&
+          editable(F.Async.Origin.S->getBeginLoc()) && F.Access.Origin &&
+          editable(F.Access.Origin.S->getBeginLoc())) {
+        F.Async.At = F.Async.Origin;
+        F.Async.Via = F.Async.OriginVia;
+        F.Access.At = F.Access.Origin;
+        F.Access.Via = F.Access.OriginVia;
+      }
+      if (!editable(F.Async.At.S->getBeginLoc())) {
+        InLibrary.insert(std::string(F.R->Name) + "|" +
+                         placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
+                         placeKey(SM, F.Async.Loc));
+        continue;
+      }
+      Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
+                            F.R->Name);
+      if (Verdict == Admit::Kept) {
+        Findings.push_back(F);
+        // A role function in library code: shown at the call here instead.
+        for (Event *E : {&Findings.back().Access, &Findings.back().Async})
+          if (E->Origin && !editable(E->Origin.S->getBeginLoc()))
+            E->Origin = StmtRef();
+      }
+      // Suppressed ones count once per warning, grouped as reportFindings
+      // groups them.
+      else if (Verdict == Admit::Suppressed)
+        SuppressedWarnings.insert(std::make_tuple(
+            F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
+    }
+    R.Suppressed = SuppressedWarnings.size();
+    auto Key = [this](const Finding &F) {
+      return std::make_tuple(
+          SM.getFileOffset(SM.getExpansionLoc(F.Async.At.S->getBeginLoc())),
+          SM.getFileOffset(SM.getExpansionLoc(F.Access.Loc)));
+    };
+    std::stable_sort(Findings.begin(), Findings.end(),
+                     [&](const Finding &X, const Finding &Y) {
+                       return Key(X) < Key(Y);
+                     });
+    return Findings;
+  }
+
+  /// proxyfence-mbarrier-init: its own dataflow over the same events.
+  std::vector<InitFinding> initFindings(MbarrierAnalyzer &M) {
+    std::vector<InitFinding> InitFindings;
+    if (llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name))
+      return InitFindings;
+    for (const FunctionDecl *FD : Roots)
       M.analyze(FD);
     for (const InitFinding &F : M.findings()) {
       if (calleeOnlyPattern(F.Init.At.Fn))
         continue;
-      if (!Editable(F.Init.At.S->getBeginLoc())) {
+      if (!editable(F.Init.At.S->getBeginLoc())) {
         InLibrary.insert(initFindingKey(SM, F));
         continue;
       }
@@ -337,25 +335,27 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
       R.Suppressed += Verdict == Admit::Suppressed;
     }
     std::stable_sort(InitFindings.begin(), InitFindings.end(),
-                     [&SM](const InitFinding &X, const InitFinding &Y) {
-                       auto Off = [&SM](const InitFinding &F) {
+                     [this](const InitFinding &X, const InitFinding &Y) {
+                       auto Off = [this](const InitFinding &F) {
                          return SM.getFileOffset(SM.getExpansionLoc(
                              F.Init.At.S->getBeginLoc()));
                        };
                        return Off(X) < Off(Y);
                      });
+    return InitFindings;
   }
 
-  R.InLibrary = InLibrary.size();
-  // Both analyses' unresolved template calls are in the stats.
-  R.Stats = A.stats();
-  if (!Opts.HeaderContextNote.empty())
-    R.Stats.HeaderContexts.push_back(Opts.HeaderContextNote);
+  /// Hazards inside library code (outside the project, not selected by
+  /// --header-filter): counted once per async operation, not reported.
+  unsigned inLibrary() const { return InLibrary.size(); }
 
-  // proxyfence-fence-clobber: fence wrappers the compiler may reorder.
-  std::vector<ClobberFinding> ClobberFindings;
-  if (!llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
-    for (ClobberFinding &F : findClobberlessFences(Ctx, A.memory(), RC.Roots, Editable)) {
+  /// proxyfence-fence-clobber: fence wrappers the compiler may reorder.
+  std::vector<ClobberFinding> clobberFindings(Analyzer &A) {
+    std::vector<ClobberFinding> ClobberFindings;
+    if (llvm::is_contained(Opts.DisabledRules, FenceClobberRule.Name))
+      return ClobberFindings;
+    for (ClobberFinding &F :
+         findClobberlessFences(Ctx, A.memory(), Roots, Scope.Editable)) {
       Admit Verdict = admit(std::string(FenceClobberRule.Name) + "|" +
                                 placeKey(SM, F.Asm->getBeginLoc()),
                             F.Asm->getBeginLoc(), FenceClobberRule.Name);
@@ -363,73 +363,170 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
         ClobberFindings.push_back(std::move(F));
       R.Suppressed += Verdict == Admit::Suppressed;
     }
-
-  // proxyfence-tcgen05-order and proxyfence-tensormap.
-  std::vector<OrderFinding> OrderFindings;
-  for (const StandaloneRule *Rule : {&Tcgen05OrderRule, &TensormapRule}) {
-    if (llvm::is_contained(Opts.DisabledRules, Rule->Name))
-      continue;
-    for (OrderFinding &F :
-         Rule == &Tcgen05OrderRule
-             ? findTcgen05Order(Ctx, A.events(), RC.Roots)
-             : findTensormapOrder(Ctx, A.events(), RC.Roots)) {
-      SourceLocation At = F.At.At.S->getBeginLoc();
-      if (!Editable(At))
-        continue;
-      Admit Verdict = admit(std::string(Rule->Name) + "|" + placeKey(SM, At) +
-                                "|" + placeKey(SM, F.At.Loc) + "|" + F.Message,
-                            At, Rule->Name);
-      if (Verdict == Admit::Kept)
-        OrderFindings.push_back(std::move(F));
-      R.Suppressed += Verdict == Admit::Suppressed;
-    }
+    return ClobberFindings;
   }
-  std::stable_sort(OrderFindings.begin(), OrderFindings.end(),
-                   [&SM](const OrderFinding &X, const OrderFinding &Y) {
-                     auto Off = [&SM](const OrderFinding &F) {
-                       return SM.getFileOffset(
-                           SM.getExpansionLoc(F.At.At.S->getBeginLoc()));
-                     };
-                     return Off(X) < Off(Y);
-                   });
 
-  FixPlanner Planner(Ctx, Opts.Style, Editable);
-  std::vector<PlannedFix> Fixes = Planner.plan(Findings);
-  std::vector<InitFix> InitFixes = planInitFixes(Planner, M, InitFindings);
-  for (size_t I = 0; I < Findings.size(); ++I)
-    R.Sites.push_back(makeVerifySite(SM, Findings[I], Fixes[I].Ok));
-  for (size_t I = 0; I < InitFindings.size(); ++I)
-    addInitVerifySites(R.Sites, SM, InitFindings[I], InitFixes[I].Ok);
+  /// proxyfence-tcgen05-order and proxyfence-tensormap.
+  std::vector<OrderFinding> orderFindings(Analyzer &A) {
+    std::vector<OrderFinding> OrderFindings;
+    for (const StandaloneRule *Rule : {&Tcgen05OrderRule, &TensormapRule}) {
+      if (llvm::is_contained(Opts.DisabledRules, Rule->Name))
+        continue;
+      for (OrderFinding &F :
+           Rule == &Tcgen05OrderRule
+               ? findTcgen05Order(Ctx, A.events(), Roots)
+               : findTensormapOrder(Ctx, A.events(), Roots)) {
+        SourceLocation At = F.At.At.S->getBeginLoc();
+        if (!editable(At))
+          continue;
+        Admit Verdict = admit(std::string(Rule->Name) + "|" + placeKey(SM, At) +
+                                  "|" + placeKey(SM, F.At.Loc) + "|" + F.Message,
+                              At, Rule->Name);
+        if (Verdict == Admit::Kept)
+          OrderFindings.push_back(std::move(F));
+        R.Suppressed += Verdict == Admit::Suppressed;
+      }
+    }
+    std::stable_sort(OrderFindings.begin(), OrderFindings.end(),
+                     [this](const OrderFinding &X, const OrderFinding &Y) {
+                       auto Off = [this](const OrderFinding &F) {
+                         return SM.getFileOffset(
+                             SM.getExpansionLoc(F.At.At.S->getBeginLoc()));
+                       };
+                       return Off(X) < Off(Y);
+                     });
+    return OrderFindings;
+  }
+
+private:
+  bool editable(SourceLocation L) const { return Scope.editable(L); }
+
+  Admit admit(std::string Key, SourceLocation At, llvm::StringRef Rule) {
+    if (Reported.count(Key)) {
+      R.SkippedKeys.push_back(std::move(Key));
+      return Admit::Repeat;
+    }
+    if (!Keys.insert(Key).second)
+      return Admit::Repeat;
+    R.Keys.push_back(std::move(Key));
+    return Suppressed.at(At, Rule) ? Admit::Suppressed : Admit::Kept;
+  }
+
+  /// A template pattern analysed only for a caller's summary (a library
+  /// helper the file calls) reports nothing itself: its parameters are
+  /// resolved where it is called.
+  bool calleeOnlyPattern(const FunctionDecl *Fn) const {
+    return Fn && Fn->isDependentContext() && !RootSet.count(Fn);
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const AnalysisOptions &Opts;
+  const UnitScope &Scope;
+  const std::set<std::string> &Reported;
+  const std::vector<const FunctionDecl *> &Roots;
+  llvm::DenseSet<const FunctionDecl *> RootSet;
+  TranslationUnitResult &R;
+  Suppressions Suppressed;
+  std::set<std::string> Keys;
+  std::set<std::string> InLibrary;
+};
+
+/// Plans the fixes of \p F, reports them family by family (the report text
+/// and the diagnostics) and records the edits with the texts they apply to.
+void reportAndPlanFixes(ASTContext &Ctx, const AnalysisOptions &Opts,
+                        const UnitScope &Scope, MbarrierAnalyzer &M,
+                        const UnitFindings &F, bool Colors,
+                        TranslationUnitResult &R) {
+  SourceManager &SM = Ctx.getSourceManager();
+  FixPlanner Planner(Ctx, Opts.Style, Scope.Editable);
+  std::vector<PlannedFix> Fixes = Planner.plan(F.Proxy);
+  std::vector<InitFix> InitFixes = planInitFixes(Planner, M, F.Init);
+  for (size_t I = 0; I < F.Proxy.size(); ++I)
+    R.Sites.push_back(makeVerifySite(SM, F.Proxy[I], Fixes[I].Ok));
+  for (size_t I = 0; I < F.Init.size(); ++I)
+    addInitVerifySites(R.Sites, SM, F.Init[I], InitFixes[I].Ok);
   llvm::raw_string_ostream OS(R.Report);
-  R.Diags = reportFindings(Ctx, Findings, Fixes, Planner, OS, Colors);
+  R.Diags = reportFindings(Ctx, F.Proxy, Fixes, Planner, OS, Colors);
   for (tooling::Diagnostic &D :
-       reportInitFindings(Ctx, InitFindings, InitFixes, Planner, OS, Colors))
+       reportInitFindings(Ctx, F.Init, InitFixes, Planner, OS, Colors))
     R.Diags.push_back(std::move(D));
   for (tooling::Diagnostic &D :
-       reportClobberFindings(Ctx, ClobberFindings, OS, Colors))
+       reportClobberFindings(Ctx, F.Clobber, OS, Colors))
     R.Diags.push_back(std::move(D));
-  std::vector<PlannedFix> OrderFixes = planOrderFixes(Planner, OrderFindings);
+  std::vector<PlannedFix> OrderFixes = planOrderFixes(Planner, F.Order);
   for (tooling::Diagnostic &D : reportOrderFindings(
-           Ctx, OrderFindings, OrderFixes, Planner, OS, Colors))
+           Ctx, F.Order, OrderFixes, Planner, OS, Colors))
     R.Diags.push_back(std::move(D));
   for (const tooling::Diagnostic &D : R.Diags)
     R.Unfixable += D.Message.Fix.empty();
   // All edits at once: insertions at one point are joined in order.
-  for (const InitFix &F : InitFixes)
-    Fixes.insert(Fixes.end(), F.Edits.begin(), F.Edits.end());
+  for (const InitFix &IF : InitFixes)
+    Fixes.insert(Fixes.end(), IF.Edits.begin(), IF.Edits.end());
   for (const PlannedFix &P : OrderFixes)
     if (P.Ok)
       Fixes.push_back(P);
   Planner.addReplacements(Fixes, R.Edits);
-  for (const ClobberFinding &F : ClobberFindings)
-    if (F.Fix)
-      llvm::consumeError(R.Edits[F.Fix->getFilePath().str()].add(*F.Fix));
+  for (const ClobberFinding &C : F.Clobber)
+    if (C.Fix)
+      llvm::consumeError(R.Edits[C.Fix->getFilePath().str()].add(*C.Fix));
   for (const auto &[Path, Repls] : R.Edits) {
     (void)Repls;
     if (auto FE = SM.getFileManager().getOptionalFileRef(Path))
       if (auto Buf = SM.getMemoryBufferForFileOrNone(*FE))
         R.Originals[Path] = Buf->getBuffer().str();
   }
+}
+
+} // namespace
+
+TranslationUnitResult
+analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
+                       const std::set<std::string> &Reported, bool Colors,
+                       llvm::ArrayRef<SourceLocation> Errors) {
+  TranslationUnitResult R;
+  SourceManager &SM = Ctx.getSourceManager();
+  R.ValidDecls = validMainFileDecls(Ctx);
+  UnitScope Scope(Opts, SM);
+
+  std::vector<const Rule *> Rules;
+  for (const Rule *Ru : proxyRules())
+    if (llvm::find(Opts.DisabledRules, Ru->Name) == Opts.DisabledRules.end())
+      Rules.push_back(Ru);
+
+  // Patterns of the file named, not of every library header it includes.
+  auto PatternScope = [&Scope](SourceLocation L) { return Scope.inFocus(L); };
+  RootCollector RC(SM, Scope.Editable, PatternScope);
+  RC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // A header analysed in a file that instantiates it: as instantiated
+  // there, and as written too, for what those instantiations do not reach
+  // (a configuration the file does not use, roles its runtime barrier ids
+  // do not pair); a finding seen both ways is reported once.
+  R.PatternsOnly = RC.addPatterns(/*Every=*/Scope.focused());
+  Analyzer A(Ctx, Rules);
+  A.events().setUserVocabulary(&Opts.Vocabulary);
+  for (const FunctionDecl *FD : RC.Roots)
+    A.analyze(FD);
+  A.pairSiblingRoles(RC.Roots);
+  A.reportUncalledRoots(RC.Roots);
+  R.Blind = findBlindSpots(Ctx, Scope.Editable, Errors);
+
+  // One admission for every family, in this order: the keys are recorded
+  // as the families are collected.
+  FindingCollector Collect(Ctx, Opts, Scope, Reported, RC.Roots, R);
+  UnitFindings F;
+  F.Proxy = Collect.proxyFindings(A);
+  MbarrierAnalyzer M(Ctx, A.events(), Opts.RequireInitProxyFence);
+  F.Init = Collect.initFindings(M);
+  R.InLibrary = Collect.inLibrary();
+  // Both analyses' unresolved template calls are in the stats.
+  R.Stats = A.stats();
+  if (!Opts.HeaderContextNote.empty())
+    R.Stats.HeaderContexts.push_back(Opts.HeaderContextNote);
+  F.Clobber = Collect.clobberFindings(A);
+  F.Order = Collect.orderFindings(A);
+
+  reportAndPlanFixes(Ctx, Opts, Scope, M, F, Colors, R);
   return R;
 }
 
