@@ -233,8 +233,9 @@ static std::vector<std::string> cudaSourcesBelow(llvm::StringRef Root,
       It.no_push();
       continue;
     }
+    // Regular files only: opening a FIFO named `x.cu` would block.
     if (llvm::sys::path::extension(Name) == ".cu" &&
-        It->type() != llvm::sys::fs::file_type::directory_file)
+        llvm::sys::fs::is_regular_file(It->path()))
       Out.push_back(normalised("/", It->path()));
   }
   llvm::sort(Out);
