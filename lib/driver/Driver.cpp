@@ -214,31 +214,6 @@ static std::string patternBlindness(const FileResult &R) {
          "instantiates its templates)";
 }
 
-/// Where to look for the source that includes header \p Abs: its git work
-/// tree; outside one (an unpacked release), the directory above the -I
-/// directory that holds it (`include/` of a project whose sources sit
-/// beside it), else its own directory.
-static std::string headerSearchRoot(llvm::StringRef Abs,
-                                    const DriverOptions &Opts) {
-  ProjectFiles Project(Abs, Opts.CudaPath);
-  if (Project.isGitWorkTree())
-    return Project.root().str();
-  std::string Root = Project.root().str();
-  for (size_t I = 0; I < Opts.ExtraArgs.size(); ++I) {
-    llvm::StringRef A = Opts.ExtraArgs[I];
-    if (!A.consume_front("-I") && !A.consume_front("-iquote"))
-      continue;
-    if (A.empty() && I + 1 < Opts.ExtraArgs.size())
-      A = Opts.ExtraArgs[++I];
-    std::string Dir = absolutePath(A);
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (llvm::StringRef(Abs).starts_with(Dir + "/") && !Parent.empty() &&
-        Parent.size() < Root.size() && llvm::StringRef(Root).starts_with(Parent))
-      Root = Parent.str();
-  }
-  return Root;
-}
-
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,
                                         std::vector<HeaderJob> *Headers) {
@@ -288,8 +263,9 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
     } else if (Headers) {
       HeaderJob Header;
       if (Opts.InstantiatingSource && isHeaderName(Abs))
-        if (std::optional<HeaderContext> H = includingSourceInTree(
-                Abs, headerSearchRoot(Abs, Opts), Opts.ExtraArgs)) {
+        if (ProjectFiles Project(Abs, Opts.CudaPath);
+            std::optional<HeaderContext> H = includingSourceInTree(
+                Abs, Project.root(), Project.isGitWorkTree(), Opts.ExtraArgs)) {
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
           Header.AloneOnFailure = true;

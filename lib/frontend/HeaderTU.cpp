@@ -243,8 +243,8 @@ static std::vector<std::string> cudaSourcesBelow(llvm::StringRef Root,
 }
 
 std::optional<HeaderContext>
-includingSourceInTree(llvm::StringRef Header, llvm::StringRef Root,
-                      const std::vector<std::string> &Args) {
+includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args) {
   std::string Target = normalised("/", Header);
   clang::tooling::CompileCommand Flags;
   // Relative -I directories are relative to where the tool runs.
@@ -254,6 +254,19 @@ includingSourceInTree(llvm::StringRef Header, llvm::StringRef Root,
   Flags.CommandLine.push_back("clang++");
   Flags.CommandLine.insert(Flags.CommandLine.end(), Args.begin(), Args.end());
   SearchPath S = searchPath(Flags);
+  // Outside a git tree: also the directory above the -I or -iquote
+  // directory that holds the header (`include/` of a project whose sources
+  // sit beside it).
+  std::string Root = ProjectRoot.str();
+  if (!GitWorkTree)
+    for (const auto *Dirs : {&S.Quote, &S.Angled})
+      for (const std::string &Dir : *Dirs) {
+        llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+        if (llvm::StringRef(Target).starts_with(Dir + "/") && !Parent.empty() &&
+            Parent.size() < Root.size() &&
+            llvm::StringRef(Root).starts_with(Parent))
+          Root = Parent.str();
+      }
   IncludeScanner Scanner;
   std::optional<HeaderContext> Best;
   unsigned BestHops = 0;

@@ -38,13 +38,14 @@ std::optional<HeaderContext>
 headerContext(const clang::tooling::CompilationDatabase &DB,
               llvm::StringRef Header);
 
-/// With no compilation database: the CUDA source below \p Root (the
-/// input's project) that includes \p Header in the fewest steps, read with
-/// the header's own compiler arguments \p Args (their -I and -iquote
-/// directories); none when no source includes it.
+/// With no compilation database: the CUDA source below \p ProjectRoot
+/// (outside a git work tree, also below the directory above the -I
+/// directory holding the header) that includes \p Header in the fewest
+/// steps, read with the header's own compiler arguments \p Args (their -I
+/// and -iquote directories); none when no source includes it.
 std::optional<HeaderContext>
-includingSourceInTree(llvm::StringRef Header, llvm::StringRef Root,
-                      const std::vector<std::string> &Args);
+includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args);
 
 /// Whether \p Path names a header (.h, .cuh, .hpp, ... or no extension).
 bool isHeaderName(llvm::StringRef Path);
