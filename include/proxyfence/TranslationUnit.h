@@ -35,6 +35,10 @@ struct AnalysisOptions {
   /// --header-filter: headers whose (absolute) path matches may be reported
   /// and edited; empty: every header outside the system and CUDA headers.
   std::string HeaderFilter;
+  /// What the compile command adds to the project (ProjectFiles.h): its
+  /// -I/-iquote directories, and the compilation database's directory.
+  std::vector<std::string> IncludeDirs;
+  std::string DatabaseDir;
   /// Set for a header analysed inside a database entry that includes it
   /// (HeaderTU.h): only the header's findings are reported, and its
   /// templates are analysed as written where the entry instantiates none.

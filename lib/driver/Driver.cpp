@@ -468,6 +468,9 @@ static std::optional<int> collectJobs(DriverRun &Run) {
     Run.FileOpts[I].FocusHeader = Headers[I].Focus;
     Run.FileOpts[I].HeaderContextNote = Headers[I].Note;
     Run.FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
+    Run.FileOpts[I].IncludeDirs = userIncludeDirs(Run.Jobs[I].second);
+    if (!Opts.BuildPath.empty())
+      Run.FileOpts[I].DatabaseDir = absolutePath(Opts.BuildPath);
   }
   Run.Names = std::move(Inputs.Files);
   return std::nullopt;

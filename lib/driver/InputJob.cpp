@@ -344,7 +344,8 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
   FileResult &R = O.R;
   R.File = File;
   FrontEndErrors Errors;
-  Errors.Project.emplace(File, Opts.CudaPath);
+  Errors.Project.emplace(File, Opts.CudaPath, Opts.IncludeDirs,
+                         Opts.DatabaseDir);
   bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
   if (Ran && !Errors.AsmEscapes.empty()) {
     // `%laneid` where the recovery could not see it (an asm string from a
@@ -353,7 +354,8 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
     FileResult Second;
     Second.File = File;
     FrontEndErrors Again;
-    Again.Project.emplace(File, Opts.CudaPath);
+    Again.Project.emplace(File, Opts.CudaPath, Opts.IncludeDirs,
+                          Opts.DatabaseDir);
     if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
                     Again) &&
         Second.Repairs > R.Repairs) {

@@ -70,6 +70,25 @@ SearchPath searchPath(const clang::tooling::CompileCommand &C) {
   return S;
 }
 
+} // namespace
+
+std::vector<std::string> userIncludeDirs(const std::vector<std::string> &Cmd) {
+  clang::tooling::CompileCommand C;
+  C.CommandLine = Cmd;
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    C.Directory = std::string(Cwd);
+  for (llvm::StringRef A : Cmd)
+    if (A.consume_front("-working-directory="))
+      C.Directory = normalised(C.Directory, A);
+  SearchPath S = searchPath(C);
+  std::vector<std::string> Dirs = std::move(S.Quote);
+  Dirs.insert(Dirs.end(), S.Angled.begin(), S.Angled.end());
+  return Dirs;
+}
+
+namespace {
+
 /// `#include "x"` / `#include <x>` lines of a file, in order (conditions
 /// are not evaluated: any line counts).
 std::vector<std::pair<std::string, bool>> includeLines(llvm::StringRef Text) {

@@ -47,6 +47,10 @@ std::optional<HeaderContext>
 includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                       bool GitWorkTree, const std::vector<std::string> &Args);
 
+/// The -I and -iquote directories of command line \p Cmd, absolute (against
+/// its -working-directory, else the current directory).
+std::vector<std::string> userIncludeDirs(const std::vector<std::string> &Cmd);
+
 /// Whether \p Path names a header (.h, .cuh, .hpp, ... or no extension).
 bool isHeaderName(llvm::StringRef Path);
 

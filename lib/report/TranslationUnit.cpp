@@ -118,7 +118,8 @@ class HeaderFilter {
 public:
   HeaderFilter(const AnalysisOptions &Opts, const SourceManager &SM)
       : CudaPrefix(Opts.CudaPath), Custom(!Opts.HeaderFilter.empty()),
-        Filter(Opts.HeaderFilter), Project(mainFile(SM), Opts.CudaPath) {}
+        Filter(Opts.HeaderFilter), Project(mainFile(SM), Opts.CudaPath, Opts.IncludeDirs,
+                Opts.DatabaseDir) {}
 
   bool selects(const SourceManager &SM, SourceLocation L) const {
     llvm::StringRef Name = SM.getFilename(L);
