@@ -49,6 +49,12 @@ static cl::opt<bool>
            cl::cat(Category));
 static cl::opt<bool> Quiet("quiet", cl::desc("No summary line on stderr"),
                            cl::cat(Category));
+static cl::opt<std::string> TraceOpt(
+    "trace",
+    cl::desc("Say on stderr, for the async-proxy operations and mbarrier "
+             "inits at this line (of the input, or of FILE), which generic "
+             "accesses reached them and what ended each path"),
+    cl::value_desc("[FILE:]LINE"), cl::cat(Category));
 static cl::opt<bool> NoInstantiatingSource(
     "no-instantiating-source",
     cl::desc("Without -p, analyse a header alone, not in the project's CUDA "
@@ -292,6 +298,7 @@ static std::optional<int> buildCommonOptions(const ParsedCommandLine &CL,
   Opts.Fix = Fix;
   Opts.Strict = Strict;
   Opts.Quiet = Quiet;
+  Opts.Trace = TraceOpt;
   Opts.InstantiatingSource = !NoInstantiatingSource;
   Opts.Stats = CL.StatsOpt;
   Opts.PrintCommands = PrintCommands;

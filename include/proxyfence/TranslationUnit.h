@@ -39,6 +39,9 @@ struct AnalysisOptions {
   /// -I/-iquote directories, and the compilation database's directory.
   std::vector<std::string> IncludeDirs;
   std::string DatabaseDir;
+  /// --trace=[FILE:]LINE: say what reaches the async operations and inits
+  /// at that line (analysis/Trace.h); empty: no trace.
+  std::string Trace;
   /// Set for a header analysed inside a database entry that includes it
   /// (HeaderTU.h): only the header's findings are reported, and its
   /// templates are analysed as written where the entry instantiates none.
@@ -74,6 +77,7 @@ struct TranslationUnitResult {
   /// Keys of findings left out because \p Reported held them.
   std::vector<std::string> SkippedKeys;
   std::vector<VerifySite> Sites; // the findings, for --verify
+  std::vector<std::string> TraceLines; // --trace's lines, for stderr
 };
 
 /// Runs every rule not in Opts.DisabledRules over the device functions of

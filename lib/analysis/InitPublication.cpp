@@ -217,6 +217,8 @@ private:
     bool Cross = CrossCta && !(Flags & Published);
     bool Cta = !CrossCta && !(Flags & CtaSynced);
     bool Proxy = A.RequireProxyFence && isAsync(E) && !(Flags & ProxyFenced);
+    if (A.Tracer && Init != Incoming)
+      traceUse(Known[Init], E, CrossCta, Cross, Cta, Proxy);
     if (!Cross && !Cta && !Proxy)
       return;
     if (Init == Incoming) {
@@ -241,6 +243,27 @@ private:
       A.addFinding(InitHazard::Cta, I, E, R, Fence, Flags);
     if (Proxy)
       A.addFinding(InitHazard::ProxyFence, I, E, R, Fence, Flags);
+  }
+
+  /// --trace: a use checked against a traced init.
+  void traceUse(const Event &I, const Event &E, bool CrossCta, bool Cross,
+                bool Cta, bool Proxy) {
+    Trace &T = *A.Tracer;
+    if (!T.targets(I) || !I.Mbarrier.mayAlias(E.Mbarrier))
+      return;
+    std::string Verdict =
+        Cross ? "used by another CTA before a cluster barrier publishes the "
+                "init: a hazard [proxyfence-mbarrier-init]"
+        : Cta ? "used before a CTA barrier after the init: a hazard "
+                "[proxyfence-mbarrier-init] unless the initialising thread "
+                "uses it"
+        : Proxy ? "an async-proxy use with no fence.proxy.async since the init "
+                  "(--mbarrier-init-proxy-fence=require)"
+        : CrossCta ? "a use by another CTA, after the init is published"
+                   : "a use by this CTA, after a barrier orders the init";
+    T.say("proxyfence: trace: mbarrier init at " + T.where(I.Loc) + " (in '" +
+          (shownAt(I).Fn ? shownAt(I).Fn->getNameAsString() : std::string()) +
+          "'): " + E.What + " at " + T.where(E.Loc) + ": " + Verdict);
   }
 
   void call(const CallSite &C, State &St) {

@@ -20,6 +20,7 @@
 
 #include "model/Events.h"
 #include "model/Bindings.h"
+#include "analysis/Trace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
@@ -75,6 +76,8 @@ public:
   std::vector<InitFinding> findings() const;
   /// Whether \p Fn or anything it calls executes a cluster barrier.
   bool hasClusterBarrier(const clang::FunctionDecl *Fn);
+  /// --trace: each use checked against an init at the traced line.
+  void setTrace(Trace *T) { Tracer = T; }
 
 private:
   struct Summary;
@@ -133,6 +136,7 @@ private:
       FindingIndex;
   std::set<std::tuple<size_t, const clang::Stmt *, unsigned>> UseKeys;
   std::unique_ptr<ClusterLaunches> Clusters;
+  Trace *Tracer = nullptr;
 };
 
 /// A CTA finding whose only fault is a relaxed cluster barrier with no init

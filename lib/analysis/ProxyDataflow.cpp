@@ -133,9 +133,85 @@ public:
     }
     matchRoles();
     pairAcrossCalls();
+    if (A.Tracer)
+      traceEndings();
   }
 
 private:
+  /// --trace: the accesses \p St holds end here, for the reason \p How
+  /// says (built only when tracing).
+  template <typename Reason> void noteEnded(const State &St, Reason How) {
+    if (!A.Tracer)
+      return;
+    std::string Text;
+    for (const Pending &P : St)
+      if (isAccess(P.Access) && P.Access != Incoming) {
+        if (Text.empty())
+          Text = How();
+        Ended.insert({P.Access, Text});
+      }
+  }
+
+  /// --trace: what is pending at the traced async operation \p E.
+  void traceAsync(const Event &E, const State &St) {
+    Trace &T = *A.Tracer;
+    std::string Head = "proxyfence: trace: " + T.describe(E) + ": ";
+    if (TracedAsyncs.insert({E.At.S, E.Loc.getRawEncoding()}).second)
+      Traced.push_back(E);
+    unsigned Apart = 0;
+    for (const Pending &P : St) {
+      if (P.Access == Incoming) {
+        if (!Fn->hasAttr<CUDAGlobalAttr>())
+          T.say(Head + "what callers of '" + Fn->getNameAsString() +
+              "' leave unfenced reaches it; checked at their calls");
+      } else if (!isAccess(P.Access)) {
+        const Event &W = Waits[P.Access - WaitTokenBase];
+        T.say(Head + "follows the " + Trace::describeSync(W) + " at " +
+              T.where(W.At.S->getBeginLoc()) +
+              ": other roles' accesses meet it through that barrier");
+      } else if (const Event &Acc = Accesses[P.Access]; !Acc.Mem.mayAlias(E.Mem)) {
+        ++Apart;
+      } else {
+        bool Ruled = false;
+        // Memory that meets only through parameters: each call decides.
+        bool Deferred = !Fn->hasAttr<CUDAGlobalAttr>() &&
+                        !Acc.Mem.mayAliasLocally(E.Mem);
+        for (const Rule *R : A.Rules)
+          if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E)) {
+            Ruled = true;
+            T.say(Head + T.describe(Acc) + " reaches it with no proxy fence" +
+                  (P.Handoff ? " (across the barrier at " +
+                                   T.where(P.Handoff.S->getBeginLoc()) + ")"
+                             : std::string()) +
+                  (Deferred ? ": the two meet only through what callers of '" +
+                                  Fn->getNameAsString() +
+                                  "' pass; each call decides [" +
+                                  std::string(R->Name) + "]"
+                            : ": a hazard [" + std::string(R->Name) + "]"));
+          }
+        if (!Ruled)
+          T.say(Head + T.describe(Acc) +
+                " reaches it with no proxy fence; no rule pairs the two "
+                "(not a hazard)");
+      }
+    }
+    if (Apart)
+      T.say(Head + std::to_string(Apart) +
+            " other unfenced accesses reach it; their memory does not "
+            "overlap its own");
+  }
+
+  /// --trace: accesses of the traced operations' memory that a fence or a
+  /// fencing call ended in this function.
+  void traceEndings() {
+    Trace &T = *A.Tracer;
+    for (const Event &E : Traced)
+      for (const auto &[Access, How] : Ended)
+        if (Accesses[Access].Mem.mayAlias(E.Mem))
+          T.say("proxyfence: trace: " + T.describe(E) + ": " +
+                T.describe(Accesses[Access]) + ": " + How);
+  }
+
   /// Keeps the pending entries that took \p Succ's arm of a template-constant
   /// condition whenever they met it before, and records the arm.
   void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
@@ -201,6 +277,11 @@ private:
         BarrierId::Match M =
             Named ? Arr.Id.compare(Wait.Id)
                   : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
+        if (A.Tracer)
+          for (const ArriveRecord &R : ArriveRecs)
+            for (const auto &[WK, Async] : WaitAsyncs)
+              if (R.Arrive == Ai && WK == K)
+                A.traceRolePair(Arr, Accesses[R.Access], Wait, Async, M);
         if (M == BarrierId::Match::Different)
           continue;
         bool Hazard =
@@ -388,8 +469,14 @@ private:
       addRoleRecord(LiftedWaits, L);
     }
     // 2. The callee's fences and barriers act on what is pending here.
-    if (!Sm.IncomingSurvives)
+    if (!Sm.IncomingSurvives) {
+      noteEnded(St, [&] {
+        return "ended by the call to '" + C.Def->getNameAsString() + "' at " +
+               A.Tracer->where(C.Site->getBeginLoc()) +
+               ", which fences on every path";
+      });
       St.clear();
+    }
     else if (Sm.IncomingCrossesBarrier)
       setHandoff(St, Here);
     // 3. Accesses the callee leaves unfenced.
@@ -424,8 +511,12 @@ private:
       normalize(St);
       return;
     case EffectKind::ProxyFence:
-      if (fenceCoversShared(E.Space))
+      if (fenceCoversShared(E.Space)) {
+        noteEnded(St, [&] {
+          return "ended by the proxy fence at " + A.Tracer->where(E.Loc);
+        });
         St.clear();
+      }
       return;
     case EffectKind::AsyncRead:
     case EffectKind::AsyncWrite:
@@ -460,6 +551,8 @@ private:
   /// \p Ordinal tells apart the async effects of one statement (wgmma's A
   /// and B descriptors are two reads of possibly different memory).
   void checkAsync(const Event &E, const State &St, unsigned Ordinal) {
+    if (A.Tracer && A.Tracer->targets(E))
+      traceAsync(E, St);
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
         auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), Ordinal,
@@ -539,6 +632,10 @@ private:
   std::vector<RoleWait> LiftedWaits;
   std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
       WaitAsyncSeen;
+  /// --trace: accesses ended by a fence (and how), traced operations met.
+  std::set<std::pair<unsigned, std::string>> Ended;
+  std::set<std::pair<const Stmt *, unsigned>> TracedAsyncs;
+  std::vector<Event> Traced;
 };
 
 namespace {
@@ -723,6 +820,32 @@ void Analyzer::noteRolePair(const Event &Arrive, const Event &Wait,
   ++Stats.UnmatchedSyncs;
   Stats.UnmatchedSites.push_back(where(Arrive) + ": " + what(Arrive) +
                                  " and " + where(Wait) + ": " + what(Wait));
+}
+
+void Analyzer::traceRolePair(const Event &Arrive, const Event &Access,
+                             const Event &Wait, const Event &Async,
+                             BarrierId::Match M) {
+  if (!Tracer->targets(Async) || !Access.Mem.mayAlias(Async.Mem))
+    return;
+  std::string Head = "proxyfence: trace: " + Tracer->describe(Async) + ": ";
+  if (M == BarrierId::Match::Different) {
+    Tracer->say(Head + "arrives of other roles on other barriers than its "
+                       "wait's are not paired with it");
+    return;
+  }
+  auto what = &Trace::describeSync;
+  const char *Verdict =
+      M == BarrierId::Match::Same
+          ? "the same barrier: paired, so the access reaches it"
+          : "the barriers cannot be told the same or different: not paired, "
+            "and no finding (a blind spot, listed in --stats)";
+  std::string Pair = what(Arrive) + " at " +
+                     Tracer->where(shownAt(Arrive).S->getBeginLoc()) +
+                     ", in another role than its " + what(Wait) + " at " +
+                     Tracer->where(shownAt(Wait).S->getBeginLoc());
+  Tracer->tally(Head + Pair + Verdict,
+                Head + Tracer->describe(Access) + ", then " + Pair + ": " +
+                    Verdict);
 }
 
 void Analyzer::addFinding(Finding F) {

@@ -17,6 +17,7 @@
 #include "model/Events.h"
 #include "analysis/Roles.h"
 #include "analysis/ProxyRule.h"
+#include "analysis/Trace.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -121,12 +122,18 @@ public:
   void reportUncalledRoots(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
   /// The statement-to-event extraction, for other analyses of the same AST.
   EventExtractor &events() { return Events; }
+  /// --trace: what reaches the operations at one line, and what ended it.
+  void setTrace(Trace *T) { Tracer = T; }
 
 private:
   class FunctionRun;
   friend class FunctionRun;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
+  /// For --trace: a role pair of an access and a traced async operation.
+  void traceRolePair(const Event &Arrive, const Event &Access,
+                     const Event &Wait, const Event &Async,
+                     BarrierId::Match M);
   /// A role pair whose barriers compare as \p M: findings (to \p Report,
   /// by default addFinding) or stats.
   /// \p Alias decides whether the two ends' memory overlaps (by default
@@ -156,6 +163,7 @@ private:
   std::set<std::pair<std::string, bool>> RolePairs; // where, and matched
   std::set<const clang::FunctionDecl *> Called; // definitions summarised at calls
   EventExtractor Events; // after Memory and Stats, which it refers to
+  Trace *Tracer = nullptr;
 };
 
 } // namespace proxyfence

@@ -19,6 +19,8 @@ void Analyzer::pairRoleRecords(
     const RoleArrive &Arr, const RoleWait &Wait, BarrierId::Match M,
     llvm::function_ref<void(Finding)> Report,
     llvm::function_ref<bool(const AliasSet &, const AliasSet &)> Alias) {
+  if (Tracer)
+    traceRolePair(Arr.Arrive, Arr.Access, Wait.Wait, Wait.Async, M);
   if (M == BarrierId::Match::Different)
     return;
   auto mayAlias = [&](const AliasSet &A, const AliasSet &B) {

@@ -352,7 +352,8 @@ static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
                                       const InputCommand &Job,
                                       const std::set<std::string> &Reported) {
   static ResultCache Cache;
-  bool Cached = Opts.UseCache && Cache.enabled();
+  // A traced run says what the analysis sees: never from the cache.
+  bool Cached = Opts.UseCache && Cache.enabled() && Opts.Trace.empty();
   if (Cached)
     if (std::optional<FileOutcome> Hit = Cache.lookup(Opts, Job, Reported)) {
       Hit->FromCache = true;
@@ -420,6 +421,10 @@ static std::optional<int> checkRunOptions(const DriverOptions &Opts,
   if (!llvm::sys::fs::exists(Opts.CudaPath + "/include/cuda.h"))
     return inputError(Err, "no CUDA installation at '" + Opts.CudaPath +
                                "' (include/cuda.h not found); use --cuda-path");
+  TraceTarget Traced;
+  std::string TraceWhy;
+  if (!Opts.Trace.empty() && !TraceTarget::parse(Opts.Trace, Traced, TraceWhy))
+    return inputError(Err, TraceWhy);
   std::string RegexError;
   if (!Opts.HeaderFilter.empty() &&
       !llvm::Regex(Opts.HeaderFilter).isValid(RegexError))
@@ -538,6 +543,8 @@ static void takeOutcome(DriverRun &Run, size_t I, FileOutcome &O,
            "the -D flags of the build (--stats lists them)\n";
   if (Opts.Format == OutputFormat::Text)
     Out << R.Report;
+  for (const std::string &L : R.TraceLines)
+    Err << L << "\n";
   if (std::string Why = patternBlindness(R); !Why.empty()) {
     if (Opts.Format == OutputFormat::Text) {
       if (!Opts.Quiet)

@@ -213,6 +213,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"skippedKeys", writeStrings(R.SkippedKeys)},
                    {"inputs", std::move(Inputs)},
                    {"sites", std::move(Sites)},
+                   {"trace", writeStrings(R.TraceLines)},
                    {"errors", O.Errors},
                    {"firstError", txt(O.FirstError)},
                    {"errorLimitHit", O.ErrorLimitHit},
@@ -286,6 +287,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   }
   R.Keys = In.strings(Doc, "keys");
   R.SkippedKeys = In.strings(Doc, "skippedKeys");
+  R.TraceLines = In.strings(Doc, "trace");
   for (const json::Value &E : In.array(Doc, "inputs")) {
     const json::Object &F = *In.object(&E);
     R.Inputs.emplace_back(In.str(F, "file"), In.str(F, "sha256"));

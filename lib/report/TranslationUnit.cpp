@@ -479,6 +479,28 @@ void reportAndPlanFixes(ASTContext &Ctx, const AnalysisOptions &Opts,
   }
 }
 
+/// --trace's target, in the file in focus when none is named.
+std::optional<Trace> traceOf(const AnalysisOptions &Opts,
+                             const SourceManager &SM) {
+  TraceTarget T;
+  std::string Why; // the driver has checked the value already
+  if (Opts.Trace.empty() || !TraceTarget::parse(Opts.Trace, T, Why))
+    return std::nullopt;
+  T.Focus = Opts.FocusHeader;
+  return std::optional<Trace>(std::in_place, SM, std::move(T));
+}
+
+/// The trace's lines, or the one line saying that nothing there was seen.
+std::vector<std::string> traceLines(const Trace &T) {
+  if (!T.empty())
+    return T.lines();
+  return {"proxyfence: trace: line " + std::to_string(T.target().Line) +
+          (T.target().File.empty() ? "" : " of " + T.target().File) +
+          ": no async-proxy operation or mbarrier init there was analysed "
+          "(not device code, a template nothing instantiates, or code the "
+          "front end dropped: see --stats)"};
+}
+
 } // namespace
 
 TranslationUnitResult
@@ -506,6 +528,9 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   R.PatternsOnly = RC.addPatterns(/*Every=*/Scope.focused());
   Analyzer A(Ctx, Rules);
   A.events().setUserVocabulary(&Opts.Vocabulary);
+  std::optional<Trace> Tracer = traceOf(Opts, SM);
+  if (Tracer)
+    A.setTrace(&*Tracer);
   for (const FunctionDecl *FD : RC.Roots)
     A.analyze(FD);
   A.pairSiblingRoles(RC.Roots);
@@ -518,6 +543,8 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   UnitFindings F;
   F.Proxy = Collect.proxyFindings(A);
   MbarrierAnalyzer M(Ctx, A.events(), Opts.RequireInitProxyFence);
+  if (Tracer)
+    M.setTrace(&*Tracer);
   F.Init = Collect.initFindings(M);
   R.InLibrary = Collect.inLibrary();
   // Both analyses' unresolved template calls are in the stats.
@@ -528,6 +555,8 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   F.Order = Collect.orderFindings(A);
 
   reportAndPlanFixes(Ctx, Opts, Scope, M, F, Colors, R);
+  if (Tracer)
+    R.TraceLines = traceLines(*Tracer);
   return R;
 }
 

@@ -1,0 +1,108 @@
+//===- Trace.cpp - why an operation at one line has a finding, or has not -===//
+#include "analysis/Trace.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace proxyfence {
+
+bool TraceTarget::parse(llvm::StringRef Text, TraceTarget &Out,
+                        std::string &Why) {
+  llvm::StringRef File, Line = Text;
+  size_t Colon = Text.rfind(':');
+  if (Colon != llvm::StringRef::npos) {
+    File = Text.take_front(Colon);
+    Line = Text.drop_front(Colon + 1);
+  }
+  unsigned N = 0;
+  if (Line.getAsInteger(10, N) || N == 0 ||
+      (Colon != llvm::StringRef::npos && File.empty())) {
+    Why = "--trace='" + Text.str() + "': expected LINE or FILE:LINE";
+    return false;
+  }
+  Out.File = File.str();
+  Out.Line = N;
+  return true;
+}
+
+bool Trace::atLine(SourceLocation L) const {
+  if (L.isInvalid())
+    return false;
+  L = SM.getExpansionLoc(L);
+  if (SM.getExpansionLineNumber(L) != Target.Line)
+    return false;
+  llvm::StringRef Name = SM.getFilename(L);
+  if (!Target.File.empty())
+    return Name == Target.File || Name.ends_with("/" + Target.File) ||
+           llvm::sys::path::filename(Name) == Target.File;
+  if (!Target.Focus.empty())
+    return Name == Target.Focus;
+  return SM.isWrittenInMainFile(L);
+}
+
+bool Trace::targets(const Event &E) const {
+  if (atLine(E.Loc))
+    return true;
+  StmtRef Shown = shownAt(E);
+  return (Shown && atLine(Shown.S->getBeginLoc())) ||
+         (E.At && atLine(E.At.S->getBeginLoc()));
+}
+
+std::string Trace::where(SourceLocation L) const {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (P.isInvalid())
+    return "<unknown>";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" +
+         std::to_string(P.getLine()) + ":" + std::to_string(P.getColumn());
+}
+
+std::string Trace::describe(const Event &E) const {
+  std::string S = E.What.empty() ? "operation" : E.What;
+  if (!E.Mem.empty())
+    S += " of " + E.Mem.describeMemory();
+  S += " at " + where(E.Loc);
+  StmtRef Shown = shownAt(E);
+  if (Shown && Shown.Fn)
+    S += " (in '" + Shown.Fn->getNameAsString() + "')";
+  return S;
+}
+
+std::string Trace::describeSync(const Event &E) {
+  if (E.Kind != EffectKind::Barrier)
+    return E.What;
+  if (E.Scope == BarrierScope::Cta && E.Id.Kind == BarrierId::Const &&
+      E.Id.Offset == 0 && !E.ArriveOnly)
+    return "CTA barrier (" + E.What + ")";
+  return std::string(E.ArriveOnly ? "bar.arrive" : "bar.sync") + " (" +
+         E.Id.describe() + ")";
+}
+
+void Trace::say(std::string Line) {
+  if (Said.insert(Line).second) {
+    Lines.push_back(std::move(Line));
+    More.push_back(0);
+  }
+}
+
+void Trace::tally(const std::string &Key, std::string Line) {
+  auto [It, New] = Tallies.try_emplace(Key, Lines.size());
+  if (!New) {
+    ++More[It->second];
+    return;
+  }
+  Lines.push_back(std::move(Line));
+  More.push_back(0);
+}
+
+std::vector<std::string> Trace::lines() const {
+  std::vector<std::string> Out = Lines;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (More[I])
+      Out[I] += " (and " + std::to_string(More[I]) + " more access" +
+                (More[I] == 1 ? "" : "es") + " the same way)";
+  return Out;
+}
+
+} // namespace proxyfence
