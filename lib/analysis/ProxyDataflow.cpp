@@ -303,6 +303,8 @@ private:
           for (const auto &[WK, Async] : WaitAsyncs) {
             if (WK != K)
               continue;
+            if (liftedTogether(Wait, Async))
+              continue;
             for (const Rule *Ru : A.Rules)
               if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
                   Acc.Mem.mayAlias(Async.Mem))
@@ -310,6 +312,13 @@ private:
           }
         }
       }
+  }
+
+  /// A wait and an async op that one callee performs: its own role records
+  /// pair them, at its statements (lifted here), so they are not paired
+  /// again at the call.
+  static bool liftedTogether(const Event &Wait, const Event &Async) {
+    return Wait.Via && Async.At.S == Wait.At.S;
   }
 
   /// Role records lifted from callees meet this function's own and each
@@ -323,7 +332,8 @@ private:
       addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
                               withOrigin(Accesses[R.Access]), R.Handoff});
     for (const auto &[K, Async] : WaitAsyncs)
-      addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
+      if (!liftedTogether(Waits[K], Async))
+        addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
     size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
     for (const RoleArrive &R : LiftedArrives)
       addRoleRecord(Arrives, R);
@@ -378,14 +388,11 @@ private:
 
   /// Records the accesses pending at an arrive (mbarrier or named barrier).
   void arrive(const Event &E, const State &St) {
-    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
-    auto [It, New] = ArriveIndex.insert({Key, unsigned(ArriveEvents.size())});
-    if (New)
-      ArriveEvents.push_back(E);
-    unsigned Ai = It->second;
+    bool New = false;
+    unsigned Ai = indexOf(E, ArriveIndex, ArriveEvents, New);
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
-        if (ExposedArrives.insert({E.At.S, E.Loc.getRawEncoding()}).second)
+        if (ExposedArrives.insert(Ai).second)
           Out.Arrives.push_back(E);
       } else if (isAccess(P.Access)) {
         // The fence goes before the access's first hand-off, as on a single
@@ -398,17 +405,27 @@ private:
     }
   }
 
+  /// Stable index of a barrier event in \p Events: one statement and place
+  /// (a helper's asm through one call) may reach several barriers.
+  using SyncIndex =
+      std::map<std::pair<const Stmt *, unsigned>, llvm::SmallVector<unsigned, 1>>;
+  static unsigned indexOf(const Event &E, SyncIndex &Index,
+                          std::vector<Event> &Events, bool &New) {
+    auto &Same = Index[{E.At.S, E.Loc.getRawEncoding()}];
+    for (unsigned I : Same)
+      if (sameBarrierOperand(Events[I], E)) {
+        New = false;
+        return I;
+      }
+    New = true;
+    Same.push_back(Events.size());
+    Events.push_back(E);
+    return Events.size() - 1;
+  }
+
   void wait(const Event &E, State &St) {
-    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
-    auto It = WaitIndex.find(Key);
-    unsigned K;
-    if (It != WaitIndex.end()) {
-      K = It->second;
-    } else {
-      K = Waits.size();
-      Waits.push_back(E);
-      WaitIndex[Key] = K;
-    }
+    bool New = false;
+    unsigned K = indexOf(E, WaitIndex, Waits, New);
     St.push_back(Pending{WaitTokenBase + K, {}});
     normalize(St);
   }
@@ -429,6 +446,8 @@ private:
     for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
       const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
       Event E = lift(U.E);
+      if (A.Tracer && A.Tracer->targets(U.E))
+        A.Tracer->mark(E);
       if (E.Mem.onlyKernelArgument()) // not this CTA's shared memory
         continue;
       if (E.Mem.empty())
@@ -551,8 +570,10 @@ private:
   /// \p Ordinal tells apart the async effects of one statement (wgmma's A
   /// and B descriptors are two reads of possibly different memory).
   void checkAsync(const Event &E, const State &St, unsigned Ordinal) {
-    if (A.Tracer && A.Tracer->targets(E))
+    if (A.Tracer && A.Tracer->targets(E)) {
+      A.Tracer->mark(E);
       traceAsync(E, St);
+    }
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
         auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(), Ordinal,
@@ -615,7 +636,7 @@ private:
   std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
   /// Every arrive met (mbarrier arrives and CTA/named barriers).
   std::vector<Event> ArriveEvents;
-  std::map<std::pair<const Stmt *, unsigned>, unsigned> ArriveIndex;
+  SyncIndex ArriveIndex;
   struct ArriveRecord {
     unsigned Arrive; // into ArriveEvents
     unsigned Access;
@@ -623,9 +644,9 @@ private:
   };
   std::vector<ArriveRecord> ArriveRecs;
   std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
-  std::set<std::pair<const Stmt *, unsigned>> ExposedArrives;
+  std::set<unsigned> ExposedArrives; // into ArriveEvents
   std::vector<Event> Waits;
-  std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
+  SyncIndex WaitIndex;
   std::vector<std::pair<unsigned, Event>> WaitAsyncs;
   /// Role records of callees, lifted to their call sites here.
   std::vector<RoleArrive> LiftedArrives;

@@ -35,12 +35,27 @@ BarrierId::Match sameMbarrier(const Event &Arr, const Event &Wait,
     if (M != BarrierId::Match::Unknown)
       return M;
   }
-  if (Arr.Mem.empty() || Wait.Mem.empty() || Arr.Mem.isUnknown() ||
-      Wait.Mem.isUnknown())
+  // The barrier objects, where the events name them; else what they touch,
+  // unless a path names the barrier (then what it touches says nothing
+  // more: a pipeline's stage pointer and a storage field both reach "some
+  // word of dynamic shared memory").
+  bool Paths = Arr.MbarrierPath || Wait.MbarrierPath;
+  static const AliasSet None;
+  auto object = [&](const Event &E) -> const AliasSet & {
+    if (!E.Mbarrier.empty() && !E.Mbarrier.isUnknown())
+      return E.Mbarrier;
+    return Paths ? None : E.Mem;
+  };
+  const AliasSet &A = object(Arr), &W = object(Wait);
+  if (A.empty() || W.empty() || A.isUnknown() || W.isUnknown())
     return BarrierId::Match::Unknown;
-  if (!Arr.Mem.mayAlias(Wait.Mem))
+  if (!A.mayAlias(W))
     return BarrierId::Match::Different;
-  return AliasIsSame ? BarrierId::Match::Same : BarrierId::Match::Unknown;
+  // Two paths that do not decide (a pipeline's stage pointer, a storage
+  // field) are not made the same by overlapping memory.
+  bool BothPaths = Arr.MbarrierPath && Wait.MbarrierPath;
+  return AliasIsSame && !BothPaths ? BarrierId::Match::Same
+                                   : BarrierId::Match::Unknown;
 }
 
 BarrierId::Match sameRoleBarrier(
@@ -67,9 +82,22 @@ BarrierId::Match sameRoleBarrier(
   return sameMbarrier(Arr, Wait, /*AliasIsSame=*/false);
 }
 
+bool sameBarrierOperand(const Event &A, const Event &B) {
+  if (A.Kind == EffectKind::Barrier || B.Kind == EffectKind::Barrier)
+    return A.Kind == B.Kind && A.Id.Kind == B.Id.Kind &&
+           A.Id.Offset == B.Id.Offset && A.Id.Variable == B.Id.Variable &&
+           A.Id.Member == B.Id.Member;
+  if (A.MbarrierPath || B.MbarrierPath)
+    return A.MbarrierPath && B.MbarrierPath &&
+           *A.MbarrierPath == *B.MbarrierPath;
+  return A.Mbarrier.isUnknown() == B.Mbarrier.isUnknown() &&
+         llvm::equal(A.Mbarrier.roots(), B.Mbarrier.roots());
+}
+
 void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R) {
   for (const RoleArrive &X : Into)
     if (sameStatements(X.Arrive, R.Arrive) &&
+        sameBarrierOperand(X.Arrive, R.Arrive) &&
         sameStatements(X.Access, R.Access) && X.Handoff.S == R.Handoff.S)
       return;
   Into.push_back(R);
@@ -77,7 +105,8 @@ void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R) {
 
 void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R) {
   for (const RoleWait &X : Into)
-    if (sameStatements(X.Wait, R.Wait) && sameStatements(X.Async, R.Async) &&
+    if (sameStatements(X.Wait, R.Wait) && sameBarrierOperand(X.Wait, R.Wait) &&
+        sameStatements(X.Async, R.Async) &&
         X.Async.Op == R.Async.Op)
       return;
   Into.push_back(R);

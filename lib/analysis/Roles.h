@@ -50,7 +50,14 @@ BarrierId::Match sameRoleBarrier(
 BarrierId::Match sameMbarrier(const Event &Arrive, const Event &Wait,
                               bool AliasIsSame);
 
-/// Adds \p R to \p Into unless a record of the same statements is there.
+/// Whether two events of one statement name the same barrier operand: one
+/// helper's asm, reached through one call, arrives at (or waits on)
+/// different barriers for different arguments (`barrier_O.wait()` and a
+/// pipeline's `producer_acquire()` in one role).
+bool sameBarrierOperand(const Event &A, const Event &B);
+
+/// Adds \p R to \p Into unless a record of the same statements and
+/// barrier is there.
 void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R);
 void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R);
 

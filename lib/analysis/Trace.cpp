@@ -43,6 +43,9 @@ bool Trace::atLine(SourceLocation L) const {
 }
 
 bool Trace::targets(const Event &E) const {
+  unsigned Loc = E.Loc.getRawEncoding();
+  if (Marked.count({E.At.S, Loc}) || (E.Origin && Marked.count({E.Origin.S, Loc})))
+    return true;
   if (atLine(E.Loc))
     return true;
   StmtRef Shown = shownAt(E);
@@ -71,7 +74,10 @@ std::string Trace::describe(const Event &E) const {
 
 std::string Trace::describeSync(const Event &E) {
   if (E.Kind != EffectKind::Barrier)
-    return E.What;
+    return E.What + (E.MbarrierPath ? " on " + E.MbarrierPath->describe()
+                     : E.Mbarrier.isUnknown() || E.Mbarrier.empty()
+                         ? std::string(" on an mbarrier not known")
+                         : " on " + E.Mbarrier.describe());
   if (E.Scope == BarrierScope::Cta && E.Id.Kind == BarrierId::Const &&
       E.Id.Offset == 0 && !E.ArriveOnly)
     return "CTA barrier (" + E.What + ")";

@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,13 @@ public:
   Trace(const clang::SourceManager &SM, TraceTarget T)
       : SM(SM), Target(std::move(T)) {}
 
-  /// Whether \p E is written at the traced line, or issued by a call there.
+  /// Whether \p E is written at the traced line, or issued by a call there,
+  /// or is a traced event as a caller sees it (mark()).
   bool targets(const Event &E) const;
+  /// \p E, a traced event lifted to a caller: its callers trace it too.
+  void mark(const Event &E) {
+    Marked.insert({E.At.S, E.Loc.getRawEncoding()});
+  }
   /// Whether location \p L (any kind) lies on the traced line.
   bool atLine(clang::SourceLocation L) const;
   /// "TMA load at k.cu:21:9 (in 'load')".
@@ -61,6 +67,7 @@ private:
   std::vector<unsigned> More; // per line: further accesses tallied on it
   llvm::StringSet<> Said;
   llvm::StringMap<unsigned> Tallies; // key -> line
+  std::set<std::pair<const clang::Stmt *, unsigned>> Marked;
 };
 
 } // namespace proxyfence

@@ -53,6 +53,11 @@ struct BarrierPath {
   Match compareSteps(const BarrierPath &O) const;
   /// "'pipeline'.empty_barrier_ptr_[*]" for --stats.
   std::string describe() const;
+  /// The same spelling: root and steps.
+  bool operator==(const BarrierPath &O) const {
+    return Root == O.Root && Var == O.Var && ParamIndex == O.ParamIndex &&
+           Steps == O.Steps;
+  }
 };
 
 /// The path of the object an address value points to (`&full[s]`,
