@@ -296,26 +296,20 @@ MbarrierAnalyzer::~MbarrierAnalyzer() = default;
 const MbarrierAnalyzer::Summary &
 MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
                           const Bindings &B) {
-  if (!B.empty() && Specialising.lookup(Def))
+  if (!B.empty() && Summaries.inProgress(Def))
     return summary(Def, In, Bindings());
-  auto Key = std::make_tuple(Def, In, B);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  auto &Slot = Summaries[Key];
-  Slot = std::make_unique<Summary>();
-  if (In != NoIncoming)
-    Slot->Exits.push_back({In, NoEvent});
-  Summary Result;
-  if (Def->getBody()) {
-    ++Specialising[Def];
-    Run(*this, Def, In, B, Result).run();
-    --Specialising[Def];
-  } else if (In != NoIncoming) {
-    Result.Exits.push_back({In, NoEvent});
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  // Recursion and bodiless callees: the incoming state passes unchanged.
+  auto Transparent = [In](Summary &S) {
+    if (In != NoIncoming)
+      S.Exits.push_back({In, NoEvent});
+  };
+  return Summaries.get(std::make_tuple(Def, In, B), Def, Transparent,
+                       [&](Summary &Result) {
+                         if (Def->getBody())
+                           Run(*this, Def, In, B, Result).run();
+                         else
+                           Transparent(Result);
+                       });
 }
 
 void MbarrierAnalyzer::analyze(const FunctionDecl *Fn) {

@@ -20,6 +20,7 @@
 
 #include "model/Events.h"
 #include "model/Bindings.h"
+#include "analysis/SummaryCache.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
@@ -117,11 +118,9 @@ private:
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   bool RequireProxyFence;
-  std::map<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
-           std::unique_ptr<Summary>>
+  SummaryCache<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
+               Summary>
       Summaries;
-  /// As in ProxyDataflow.h: recursion gets the unspecialised summary.
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
   ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentMaps;

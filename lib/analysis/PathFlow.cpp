@@ -217,25 +217,19 @@ const PathFlow::Summary &PathFlow::summary(const FunctionDecl *Def,
                                            const Bindings &Binds, unsigned In,
                                            Election Elected) {
   // A function that calls itself through bindings: summarised unbound.
-  if (!Binds.empty() && Specialising.lookup(Def))
+  if (!Binds.empty() && Summaries.inProgress(Def))
     return summary(Def, Bindings(), In, Elected);
-  auto Key = std::make_tuple(Def, Binds, In, Elected);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  auto &Slot = Summaries[Key];
-  Slot = std::make_unique<Summary>();
-  Slot->Exits.push_back({In, IncomingMark, Elected});
-  Summary Result;
-  if (Def->getBody()) {
-    ++Specialising[Def];
-    Run(*this, Def, Binds, In, Elected, Result).run();
-    --Specialising[Def];
-  } else {
-    Result.Exits.push_back({In, IncomingMark, Elected});
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  // Recursion and bodiless callees: the path goes through unchanged.
+  auto Transparent = [&](Summary &S) {
+    S.Exits.push_back({In, IncomingMark, Elected});
+  };
+  return Summaries.get(std::make_tuple(Def, Binds, In, Elected), Def,
+                       Transparent, [&](Summary &Result) {
+                         if (Def->getBody())
+                           Run(*this, Def, Binds, In, Elected, Result).run();
+                         else
+                           Transparent(Result);
+                       });
 }
 
 std::vector<PathHit> PathFlow::run(const FunctionDecl *Root) {

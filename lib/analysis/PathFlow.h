@@ -13,6 +13,7 @@
 #ifndef PROXYFENCE_PATHFLOW_H
 #define PROXYFENCE_PATHFLOW_H
 
+#include "analysis/SummaryCache.h"
 #include "model/Bindings.h"
 #include "model/Events.h"
 #include "clang/AST/ASTContext.h"
@@ -64,11 +65,10 @@ private:
   EventExtractor &Events;
   PathFlowSpec Spec;
   ArgumentBinder Binder;
-  std::map<std::tuple<const clang::FunctionDecl *, Bindings, unsigned,
-                      Election>,
-           std::unique_ptr<Summary>>
+  SummaryCache<
+      std::tuple<const clang::FunctionDecl *, Bindings, unsigned, Election>,
+      Summary>
       Summaries;
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
 };
 
 } // namespace proxyfence

@@ -638,22 +638,15 @@ const AnalysisStats &Analyzer::stats() {
 Analyzer::~Analyzer() = default;
 
 const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
-  if (!B.empty() && Specialising.lookup(Fn))
+  if (!B.empty() && Summaries.inProgress(Fn))
     return analyze(Fn, Bindings());
-  auto Key = std::make_pair(Fn, B);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  Summaries[Key] = std::make_unique<Summary>();
-  Summary Result;
-  // Template patterns too: those are analysed as written (DependentCalls.h).
-  if (Fn->getBody()) {
-    ++Specialising[Fn];
-    FunctionRun(*this, Fn, B, Result).run();
-    --Specialising[Fn];
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  return Summaries.get(
+      std::make_pair(Fn, B), Fn, [](Summary &) {}, // seed: transparent
+      [&](Summary &Result) {
+        // Template patterns too: analysed as written (DependentCalls.h).
+        if (Fn->getBody())
+          FunctionRun(*this, Fn, B, Result).run();
+      });
 }
 
 void AnalysisStats::add(const AnalysisStats &O) {

@@ -17,6 +17,7 @@
 #include "model/Events.h"
 #include "analysis/Roles.h"
 #include "analysis/ProxyRule.h"
+#include "analysis/SummaryCache.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -140,12 +141,8 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
   MemoryModel Memory;
-  std::map<std::pair<const clang::FunctionDecl *, Bindings>,
-           std::unique_ptr<Summary>>
+  SummaryCache<std::pair<const clang::FunctionDecl *, Bindings>, Summary>
       Summaries;
-  /// Specialisations in progress per function: a recursive call gets the
-  /// unspecialised summary, so that constants cannot unfold it forever.
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
   llvm::DenseSet<const clang::FunctionDecl *> Counted; // in Stats.Functions
   ArgumentBinder Binder;
   std::vector<Finding> Findings;
