@@ -78,11 +78,11 @@ public:
   bool hasClusterBarrier(const clang::FunctionDecl *Fn);
 
 private:
-  struct Summary;
-  class Run;
-  friend class Run;
-  const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
-                         const Bindings &B = Bindings());
+  struct InitSummary;
+  class InitFunctionRun;
+  friend class InitFunctionRun;
+  const InitSummary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
+                             const Bindings &B = Bindings());
   void addFinding(InitHazard K, const Event &Init, const Event &Use,
                   const std::optional<Event> &Relaxed,
                   const std::optional<Event> &FenceAt, unsigned Flags);
@@ -119,7 +119,7 @@ private:
   EventExtractor &Events;
   bool RequireProxyFence;
   SummaryCache<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
-               Summary>
+               InitSummary>
       Summaries;
   ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>

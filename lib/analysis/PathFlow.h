@@ -55,11 +55,11 @@ public:
   std::vector<PathHit> run(const clang::FunctionDecl *Root);
 
 private:
-  struct Summary;
-  class Run;
-  const Summary &summary(const clang::FunctionDecl *Def,
-                         const Bindings &Binds, unsigned In,
-                         Election Elected);
+  struct PathSummary;
+  class PathFunctionRun;
+  const PathSummary &summary(const clang::FunctionDecl *Def,
+                             const Bindings &Binds, unsigned In,
+                             Election Elected);
 
   clang::ASTContext &Ctx;
   EventExtractor &Events;
@@ -67,7 +67,7 @@ private:
   ArgumentBinder Binder;
   SummaryCache<
       std::tuple<const clang::FunctionDecl *, Bindings, unsigned, Election>,
-      Summary>
+      PathSummary>
       Summaries;
 };
 

@@ -83,10 +83,10 @@ void setHandoff(State &S, StmtRef At) {
 
 } // namespace
 
-class Analyzer::FunctionRun {
+class Analyzer::ProxyFunctionRun {
 public:
-  FunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
-              Summary &Out)
+  ProxyFunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
+                   ProxySummary &Out)
       : A(A), Fn(Fn), Binds(B), Out(Out) {}
 
   void run() {
@@ -341,12 +341,12 @@ private:
                    St);
   }
 
-  void applySummary(const Summary &Sm, const CallSite &C, State &St) {
+  void applySummary(const ProxySummary &Sm, const CallSite &C, State &St) {
     StmtRef Here{C.Site, Fn};
     auto lift = [&](const Event &Inner) { return A.Events.lift(Inner, C, Fn); };
     // 1. Async operations the callee issues before any fence of its own.
     for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
-      const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
+      const ProxySummary::ExposedAsync &U = Sm.UpwardAsync[I];
       Event E = lift(U.E);
       if (E.Mem.onlyKernelArgument()) // not this CTA's shared memory
         continue;
@@ -394,7 +394,7 @@ private:
       setHandoff(St, Here);
     // 3. Accesses the callee leaves unfenced.
     unsigned Ordinal = 0;
-    for (const Summary::ExposedAccess &D : Sm.DownwardAccesses) {
+    for (const ProxySummary::ExposedAccess &D : Sm.DownwardAccesses) {
       Event E = lift(D.E);
       if (E.Mem.empty())
         continue;
@@ -506,7 +506,7 @@ private:
   Analyzer &A;
   const FunctionDecl *Fn;
   const Bindings &Binds;
-  Summary &Out;
+  ProxySummary &Out;
   ConstantConditions Conditions;
   std::unique_ptr<ParentMap> Parents;
   std::vector<Event> Accesses;
@@ -583,13 +583,14 @@ void shapeOf(const Event &E, llvm::ArrayRef<const Rule *> Rules,
 /// What a summary exports, without the places: two functions with equal
 /// keys look the same to their callers (the two classes a
 /// `conditional_t<C, A, B>` chooses from, overloads of one store helper).
-std::string effectShape(const Summary &S, llvm::ArrayRef<const Rule *> Rules) {
+std::string effectShape(const ProxySummary &S,
+                        llvm::ArrayRef<const Rule *> Rules) {
   std::string Out;
-  for (const Summary::ExposedAsync &A : S.UpwardAsync) {
+  for (const ProxySummary::ExposedAsync &A : S.UpwardAsync) {
     Out += A.AfterBarrier ? "a!" : "a";
     shapeOf(A.E, Rules, Out);
   }
-  for (const Summary::ExposedAccess &A : S.DownwardAccesses) {
+  for (const ProxySummary::ExposedAccess &A : S.DownwardAccesses) {
     Out += A.Handoff.S ? "d!" : "d";
     shapeOf(A.E, Rules, Out);
   }
@@ -618,7 +619,7 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
       Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
   Events.setNoEffect([this](const FunctionDecl *Def) {
-    const Summary &S = analyze(Def);
+    const ProxySummary &S = analyze(Def);
     return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
            S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
            S.RoleArrives.empty() && S.RoleWaits.empty() &&
@@ -637,15 +638,16 @@ const AnalysisStats &Analyzer::stats() {
 }
 Analyzer::~Analyzer() = default;
 
-const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
+const ProxySummary &Analyzer::analyze(const FunctionDecl *Fn,
+                                      const Bindings &B) {
   if (!B.empty() && Summaries.inProgress(Fn))
     return analyze(Fn, Bindings());
   return Summaries.get(
-      std::make_pair(Fn, B), Fn, [](Summary &) {}, // seed: transparent
-      [&](Summary &Result) {
+      std::make_pair(Fn, B), Fn, [](ProxySummary &) {}, // seed: transparent
+      [&](ProxySummary &Result) {
         // Template patterns too: analysed as written (DependentCalls.h).
         if (Fn->getBody())
-          FunctionRun(*this, Fn, B, Result).run();
+          ProxyFunctionRun(*this, Fn, B, Result).run();
       });
 }
 

@@ -39,7 +39,7 @@ struct Finding {
   StmtRef Handoff; // barrier between them, where writers fence; or none
 };
 
-struct Summary {
+struct ProxySummary {
   struct ExposedAsync {
     Event E;
     bool AfterBarrier = false; // a barrier precedes it inside the callee
@@ -103,8 +103,8 @@ public:
 
   /// Analyses \p Fn (a definition) if not done yet, specialised on the
   /// constant arguments \p B (Bindings.h); returns its summary.
-  const Summary &analyze(const clang::FunctionDecl *Fn,
-                         const Bindings &B = Bindings());
+  const ProxySummary &analyze(const clang::FunctionDecl *Fn,
+                              const Bindings &B = Bindings());
   /// Findings of every function analysed so far, deduplicated.
   const std::vector<Finding> &findings() const { return Findings; }
   /// Also collects the extractor's unresolved template calls.
@@ -124,8 +124,8 @@ public:
   EventExtractor &events() { return Events; }
 
 private:
-  class FunctionRun;
-  friend class FunctionRun;
+  class ProxyFunctionRun;
+  friend class ProxyFunctionRun;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
   /// A role pair whose barriers compare as \p M: findings (to \p Report,
@@ -141,7 +141,7 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
   MemoryModel Memory;
-  SummaryCache<std::pair<const clang::FunctionDecl *, Bindings>, Summary>
+  SummaryCache<std::pair<const clang::FunctionDecl *, Bindings>, ProxySummary>
       Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> Counted; // in Stats.Functions
   ArgumentBinder Binder;

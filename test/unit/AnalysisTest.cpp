@@ -45,7 +45,7 @@ __device__ inline void fence() {
 struct Analysed {
   std::unique_ptr<ASTUnit> AST;
   std::unique_ptr<Analyzer> A;
-  const Summary *S = nullptr;
+  const ProxySummary *S = nullptr;
 };
 
 Analysed analyse(const std::string &Body, llvm::StringRef Fn = "k") {
@@ -163,7 +163,7 @@ __global__ void k(float *out) {
   EXPECT_TRUE(R.A->findings().empty());
 }
 
-TEST(Summary, HelperThatFencesKillsIncomingAndWriterExposesItsWrite) {
+TEST(ProxySummary, HelperThatFencesKillsIncomingAndWriterExposesItsWrite) {
   Analysed F = analyse("", "fence");
   ASSERT_TRUE(F.S);
   EXPECT_FALSE(F.S->IncomingSurvives);
@@ -180,7 +180,7 @@ __device__ void stage(float *smem, float v) { smem[threadIdx.x] = v; })",
   EXPECT_EQ(S.S->UpwardAsync[0].E.Op, AsyncOp::BulkStore);
 }
 
-TEST(Summary, ParametersAreSubstitutedAtTheCall) {
+TEST(ProxySummary, ParametersAreSubstitutedAtTheCall) {
   Analysed R = analyse(R"(
 __device__ void stage(float *smem, float v) { smem[threadIdx.x] = v; }
 __global__ void k(float *out) {
