@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -81,65 +82,16 @@ void setHandoff(State &S, StmtRef At) {
   normalize(S);
 }
 
-} // namespace
-
-class Analyzer::ProxyFunctionRun {
+/// The arms of template-constant conditions (ConstantArms.h) that one
+/// function's paths take: an instantiation takes the same arm every time.
+class TemplateArms {
 public:
-  ProxyFunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
-                   ProxySummary &Out)
-      : A(A), Fn(Fn), Binds(B), Out(Out) {}
+  TemplateArms(ASTContext &Ctx, const FunctionDecl *Fn) : Ctx(Ctx), Fn(Fn) {}
 
-  void run() {
-    std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
-    if (!G)
-      return; // Out stays transparent: incoming survives, nothing exposed.
-    if (A.Counted.insert(Fn).second)
-      ++A.Stats.Functions;
-    Graph = G.get();
-    Blocks.resize(G->getNumBlockIDs());
-    for (const CFGBlock *B : *G) {
-      Blocks[B->getBlockID()] = B;
-      unsigned I = 0;
-      for (const CFGElement &El : *B)
-        if (auto CS = El.getAs<CFGStmt>())
-          Position.try_emplace(CS->getStmt(), B->getBlockID(), I++);
-    }
-    std::vector<State> In = solveForward(
-        *G, State{Pending{Incoming, {}}},
-        [&](const Stmt *S, State &St) { transfer(S, St); },
-        [](State &Into, const State &From) { return join(Into, From); },
-        [&](const CFGBlock &Blk, unsigned Succ, State &St) {
-          if (!Binds.feasible(Blk, Succ, A.Ctx))
-            return false;
-          sameArm(Blk, Succ, St);
-          return true;
-        });
-
-    const State &Exit = In[G->getExit().getBlockID()];
-    Out.IncomingSurvives = false;
-    std::set<unsigned> ExitWaits;
-    // One entry per access and hand-off, whatever arms the paths took.
-    std::set<std::pair<unsigned, const Stmt *>> ExitAccesses;
-    for (const Pending &P : Exit) {
-      if (P.Access == Incoming) {
-        Out.IncomingSurvives = true;
-        Out.IncomingCrossesBarrier |= bool(P.Handoff);
-      } else if (isAccess(P.Access)) {
-        if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
-          Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
-      } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
-        Out.ExitWaits.push_back(Waits[P.Access - WaitTokenBase]);
-      }
-    }
-    matchRoles();
-    pairAcrossCalls();
-  }
-
-private:
   /// Keeps the pending entries that took \p Succ's arm of a template-constant
   /// condition whenever they met it before, and records the arm.
   void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
-    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, A.Ctx);
+    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, Ctx);
     if (!Arm)
       return;
     State Kept;
@@ -152,6 +104,15 @@ private:
     St.swap(Kept);
   }
 
+  /// Whether \p X and \p Y lie in different arms of one template-constant
+  /// condition, which no instantiation both runs.
+  bool otherArms(const Stmt *X, const Stmt *Y) {
+    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
+    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
+    return AX & Swapped;
+  }
+
+private:
   /// The arms of template-constant `if`s that enclose \p S in the body.
   uint32_t enclosingArms(const Stmt *S) {
     if (!Parents)
@@ -162,26 +123,143 @@ private:
       const auto *If = dyn_cast<IfStmt>(P);
       if (!If || (Child != If->getThen() && Child != If->getElse()))
         continue;
-      if (auto C = Conditions.of(If->getCond(), A.Ctx)) {
+      if (auto C = Conditions.of(If->getCond(), Ctx)) {
         bool True = (Child == If->getThen()) != C->second;
         Arms |= 1u << (2 * C->first + (True ? 0 : 1));
       }
     }
     return Arms;
   }
-  /// Whether \p X and \p Y lie in different arms of one template-constant
-  /// condition, which no instantiation both runs.
-  bool otherArms(const Stmt *X, const Stmt *Y) {
-    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
-    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
-    return AX & Swapped;
+
+  ASTContext &Ctx;
+  const FunctionDecl *Fn;
+  ConstantConditions Conditions;
+  std::unique_ptr<ParentMap> Parents;
+};
+
+/// Which statements of one function's CFG reach which: role pairs are
+/// paths that never meet.
+class CfgReach {
+public:
+  explicit CfgReach(const CFG &G) : Graph(G), Blocks(G.getNumBlockIDs()) {
+    for (const CFGBlock *B : G) {
+      Blocks[B->getBlockID()] = B;
+      unsigned I = 0;
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          Position.try_emplace(CS->getStmt(), B->getBlockID(), I++);
+    }
+  }
+
+  /// Whether some CFG path leads from statement \p From to \p To (a
+  /// statement is on its own path: a `bar.sync` is not its own partner).
+  bool reaches(const Stmt *From, const Stmt *To) {
+    if (From == To)
+      return true;
+    auto F = Position.find(From), T = Position.find(To);
+    if (F == Position.end() || T == Position.end())
+      return false;
+    auto [FB, FI] = F->second;
+    auto [TB, TI] = T->second;
+    if (FB == TB && FI < TI)
+      return true;
+    auto &Seen = Reachable[FB];
+    if (Seen.empty()) {
+      Seen.assign(Graph.getNumBlockIDs(), false);
+      std::vector<const CFGBlock *> Work{Blocks[FB]};
+      while (!Work.empty()) {
+        const CFGBlock *B = Work.back();
+        Work.pop_back();
+        for (const CFGBlock *Succ : B->succs())
+          if (Succ && !Seen[Succ->getBlockID()]) {
+            Seen[Succ->getBlockID()] = true;
+            Work.push_back(Succ);
+          }
+      }
+    }
+    return Seen[TB];
+  }
+
+private:
+  const CFG &Graph;
+  std::vector<const CFGBlock *> Blocks; // by ID
+  /// Block and index of each statement of the CFG.
+  std::map<const Stmt *, std::pair<unsigned, unsigned>> Position;
+  std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
+};
+
+} // namespace
+
+/// The role records of one function (Roles.h): each arrive with the
+/// accesses pending there, each wait with the async operations after it.
+/// They pair across the function's paths that never meet, and with the
+/// records lifted from its callees.
+class Analyzer::ProxyFunctionRoles {
+public:
+  explicit ProxyFunctionRoles(Analyzer &A) : A(A) {}
+
+  /// Index of the arrive \p E, the same for every visit of its statement.
+  unsigned arriveIndex(const Event &E) {
+    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
+    auto [It, New] = ArriveIndex.insert({Key, unsigned(ArriveEvents.size())});
+    if (New)
+      ArriveEvents.push_back(E);
+    return It->second;
+  }
+  /// Access \p Access is pending at arrive \p Ai, first handed off at
+  /// \p Handoff.
+  void pendingAtArrive(unsigned Ai, unsigned Access, StmtRef Handoff) {
+    if (ArriveSeen.insert({Ai, Access, Handoff.S}).second)
+      ArriveRecs.push_back({Ai, Access, Handoff});
+  }
+  /// Index of the wait \p E, the same for every visit of its statement.
+  unsigned waitIndex(const Event &E) {
+    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
+    auto It = WaitIndex.find(Key);
+    unsigned K;
+    if (It != WaitIndex.end()) {
+      K = It->second;
+    } else {
+      K = Waits.size();
+      Waits.push_back(E);
+      WaitIndex[Key] = K;
+    }
+    return K;
+  }
+  const Event &waitEvent(unsigned K) const { return Waits[K]; }
+  /// The async operation \p E (\p Ordinal of its statement) runs after
+  /// wait \p K.
+  void asyncAfterWait(unsigned K, const Event &E, unsigned Ordinal) {
+    if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
+            .second)
+      WaitAsyncs.push_back({K, E});
+  }
+  /// A callee's role records, lifted to the call site by \p Lift.
+  void lift(const ProxySummary &Sm,
+            llvm::function_ref<Event(const Event &)> Lift) {
+    for (const RoleArrive &R : Sm.RoleArrives) {
+      RoleArrive L = R;
+      L.Arrive = Lift(R.Arrive);
+      L.Access.Mem = Lift(R.Access).Mem;
+      addRoleRecord(LiftedArrives, L);
+    }
+    for (const RoleWait &R : Sm.RoleWaits) {
+      RoleWait L = R;
+      L.Wait = Lift(R.Wait);
+      L.Async.Mem = Lift(R.Async).Mem;
+      if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
+        L.Async.Mem = AliasSet::unknown();
+      addRoleRecord(LiftedWaits, L);
+    }
   }
 
   /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
   /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
   /// role B waits on the same barrier and issues the async op. No single
   /// path holds both, so pair each arrive with each wait instead.
-  void matchRoles() {
+  void matchRoles(CfgReach &Reach, TemplateArms &Arms,
+                  const std::vector<Event> &Accesses,
+                  llvm::function_ref<void(Finding)> Report) {
     for (unsigned Ai = 0; Ai < ArriveEvents.size(); ++Ai)
       for (unsigned K = 0; K < Waits.size(); ++K) {
         const Event &Arr = ArriveEvents[Ai], &Wait = Waits[K];
@@ -192,11 +270,12 @@ private:
         // carries the accesses to the wait (and sees the fences between
         // them); a wait before the arrive on a path is an earlier barrier
         // instance of the same threads.
-        if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
+        if (Reach.reaches(Arr.At.S, Wait.At.S) ||
+            Reach.reaches(Wait.At.S, Arr.At.S))
           continue;
         // Arms of one template-constant condition are not two roles: every
         // thread of an instantiation takes the same one.
-        if (otherArms(Arr.At.S, Wait.At.S))
+        if (Arms.otherArms(Arr.At.S, Wait.At.S))
           continue;
         BarrierId::Match M =
             Named ? Arr.Id.compare(Wait.Id)
@@ -225,7 +304,7 @@ private:
             for (const Rule *Ru : A.Rules)
               if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
                   Acc.Mem.mayAlias(Async.Mem))
-                report(Finding{Ru, Acc, Async, R.Handoff});
+                Report(Finding{Ru, Acc, Async, R.Handoff});
           }
         }
       }
@@ -233,7 +312,9 @@ private:
 
   /// Role records lifted from callees meet this function's own and each
   /// other (Roles.h); all of them go up in the summary.
-  void pairAcrossCalls() {
+  void pairAcrossCalls(CfgReach &Reach, const std::vector<Event> &Accesses,
+                       llvm::function_ref<void(Finding)> Report,
+                       ProxySummary &Out) {
     std::vector<RoleArrive> Arrives;
     std::vector<RoleWait> WaitRecs;
     // The role function's own statements, which messages show wherever
@@ -253,55 +334,92 @@ private:
         if (I < LocalArrives && J < LocalWaits)
           continue; // matchRoles' business
         const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
-        if (reaches(AS, WS) || reaches(WS, AS))
+        if (Reach.reaches(AS, WS) || Reach.reaches(WS, AS))
           continue;
         // Through report(): ends that meet only through what a caller binds
         // (a kernel class's `Params const &` beside its shared-memory
         // pointer) are the call sites' to decide.
         A.pairRoleRecords(Arrives[I], WaitRecs[J],
                           sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait),
-                          [this](Finding F) { report(std::move(F)); });
+                          Report);
       }
     Out.RoleArrives = std::move(Arrives);
     Out.RoleWaits = std::move(WaitRecs);
   }
 
-  /// Whether some CFG path leads from statement \p From to \p To (a
-  /// statement is on its own path: a `bar.sync` is not its own partner).
-  bool reaches(const Stmt *From, const Stmt *To) {
-    if (From == To)
-      return true;
-    auto F = Position.find(From), T = Position.find(To);
-    if (F == Position.end() || T == Position.end())
-      return false;
-    auto [FB, FI] = F->second;
-    auto [TB, TI] = T->second;
-    if (FB == TB && FI < TI)
-      return true;
-    auto &Seen = Reachable[FB];
-    if (Seen.empty()) {
-      Seen.assign(Graph->getNumBlockIDs(), false);
-      std::vector<const CFGBlock *> Work{Blocks[FB]};
-      while (!Work.empty()) {
-        const CFGBlock *B = Work.back();
-        Work.pop_back();
-        for (const CFGBlock *Succ : B->succs())
-          if (Succ && !Seen[Succ->getBlockID()]) {
-            Seen[Succ->getBlockID()] = true;
-            Work.push_back(Succ);
-          }
+private:
+  Analyzer &A;
+  /// Every arrive met (mbarrier arrives and CTA/named barriers).
+  std::vector<Event> ArriveEvents;
+  std::map<std::pair<const Stmt *, unsigned>, unsigned> ArriveIndex;
+  struct ArriveRecord {
+    unsigned Arrive; // into ArriveEvents
+    unsigned Access;
+    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
+  };
+  std::vector<ArriveRecord> ArriveRecs;
+  std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
+  std::vector<Event> Waits;
+  std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
+  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
+  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
+      WaitAsyncSeen;
+  /// Role records of callees, lifted to their call sites here.
+  std::vector<RoleArrive> LiftedArrives;
+  std::vector<RoleWait> LiftedWaits;
+};
+
+/// The proxy dataflow over one function's CFG, with the role records
+/// (ProxyFunctionRoles) it meets on the way; fills the function's summary.
+class Analyzer::ProxyFunctionRun {
+public:
+  ProxyFunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
+                   ProxySummary &Out)
+      : A(A), Fn(Fn), Binds(B), Out(Out), Arms(A.Ctx, Fn), Roles(A) {}
+
+  void run() {
+    std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
+    if (!G)
+      return; // Out stays transparent: incoming survives, nothing exposed.
+    if (A.Counted.insert(Fn).second)
+      ++A.Stats.Functions;
+    Reach.emplace(*G);
+    std::vector<State> In = solveForward(
+        *G, State{Pending{Incoming, {}}},
+        [&](const Stmt *S, State &St) { transfer(S, St); },
+        [](State &Into, const State &From) { return join(Into, From); },
+        [&](const CFGBlock &Blk, unsigned Succ, State &St) {
+          if (!Binds.feasible(Blk, Succ, A.Ctx))
+            return false;
+          Arms.sameArm(Blk, Succ, St);
+          return true;
+        });
+
+    const State &Exit = In[G->getExit().getBlockID()];
+    Out.IncomingSurvives = false;
+    std::set<unsigned> ExitWaits;
+    // One entry per access and hand-off, whatever arms the paths took.
+    std::set<std::pair<unsigned, const Stmt *>> ExitAccesses;
+    for (const Pending &P : Exit) {
+      if (P.Access == Incoming) {
+        Out.IncomingSurvives = true;
+        Out.IncomingCrossesBarrier |= bool(P.Handoff);
+      } else if (isAccess(P.Access)) {
+        if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
+          Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
+      } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
+        Out.ExitWaits.push_back(Roles.waitEvent(P.Access - WaitTokenBase));
       }
     }
-    return Seen[TB];
+    auto Report = [this](Finding F) { report(std::move(F)); };
+    Roles.matchRoles(*Reach, Arms, Accesses, Report);
+    Roles.pairAcrossCalls(*Reach, Accesses, Report, Out);
   }
 
+private:
   /// Records the accesses pending at an arrive (mbarrier or named barrier).
   void arrive(const Event &E, const State &St) {
-    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
-    auto [It, New] = ArriveIndex.insert({Key, unsigned(ArriveEvents.size())});
-    if (New)
-      ArriveEvents.push_back(E);
-    unsigned Ai = It->second;
+    unsigned Ai = Roles.arriveIndex(E);
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
         if (ExposedArrives.insert({E.At.S, E.Loc.getRawEncoding()}).second)
@@ -311,24 +429,13 @@ private:
         // path: an earlier arrive (the consumer's "empty" arrive) already
         // needs it, and a fence there covers this arrive too.
         StmtRef Handoff = P.Handoff ? P.Handoff : E.At;
-        if (ArriveSeen.insert({Ai, P.Access, Handoff.S}).second)
-          ArriveRecs.push_back({Ai, P.Access, Handoff});
+        Roles.pendingAtArrive(Ai, P.Access, Handoff);
       }
     }
   }
 
   void wait(const Event &E, State &St) {
-    auto Key = std::make_pair(E.At.S, E.Loc.getRawEncoding());
-    auto It = WaitIndex.find(Key);
-    unsigned K;
-    if (It != WaitIndex.end()) {
-      K = It->second;
-    } else {
-      K = Waits.size();
-      Waits.push_back(E);
-      WaitIndex[Key] = K;
-    }
-    St.push_back(Pending{WaitTokenBase + K, {}});
+    St.push_back(Pending{WaitTokenBase + Roles.waitIndex(E), {}});
     normalize(St);
   }
 
@@ -373,20 +480,7 @@ private:
     for (const Event &Arr : Sm.Arrives)
       arrive(lift(Arr), St);
     A.Called.insert(C.Def);
-    for (const RoleArrive &R : Sm.RoleArrives) {
-      RoleArrive L = R;
-      L.Arrive = lift(R.Arrive);
-      L.Access.Mem = lift(R.Access).Mem;
-      addRoleRecord(LiftedArrives, L);
-    }
-    for (const RoleWait &R : Sm.RoleWaits) {
-      RoleWait L = R;
-      L.Wait = lift(R.Wait);
-      L.Async.Mem = lift(R.Async).Mem;
-      if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
-        L.Async.Mem = AliasSet::unknown();
-      addRoleRecord(LiftedWaits, L);
-    }
+    Roles.lift(Sm, lift);
     // 2. The callee's fences and barriers act on what is pending here.
     if (!Sm.IncomingSurvives)
       St.clear();
@@ -470,9 +564,7 @@ private:
       }
       if (!isAccess(P.Access)) {
         unsigned K = P.Access - WaitTokenBase;
-        if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
-                .second)
-          WaitAsyncs.push_back({K, E});
+        Roles.asyncAfterWait(K, E, Ordinal);
         continue;
       }
       const Event &Acc = Accesses[P.Access];
@@ -507,38 +599,16 @@ private:
   const FunctionDecl *Fn;
   const Bindings &Binds;
   ProxySummary &Out;
-  ConstantConditions Conditions;
-  std::unique_ptr<ParentMap> Parents;
+  TemplateArms Arms;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *,
                       unsigned, const Stmt *>>
       DeferredSeen;
-  const CFG *Graph = nullptr;
-  std::vector<const CFGBlock *> Blocks; // by ID
-  /// Block and index of each statement of the CFG.
-  std::map<const Stmt *, std::pair<unsigned, unsigned>> Position;
-  std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
-  /// Every arrive met (mbarrier arrives and CTA/named barriers).
-  std::vector<Event> ArriveEvents;
-  std::map<std::pair<const Stmt *, unsigned>, unsigned> ArriveIndex;
-  struct ArriveRecord {
-    unsigned Arrive; // into ArriveEvents
-    unsigned Access;
-    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
-  };
-  std::vector<ArriveRecord> ArriveRecs;
-  std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
   std::set<std::pair<const Stmt *, unsigned>> ExposedArrives;
-  std::vector<Event> Waits;
-  std::map<std::pair<const Stmt *, unsigned>, unsigned> WaitIndex;
-  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
-  /// Role records of callees, lifted to their call sites here.
-  std::vector<RoleArrive> LiftedArrives;
-  std::vector<RoleWait> LiftedWaits;
-  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
-      WaitAsyncSeen;
+  std::optional<CfgReach> Reach; // once the CFG is built
+  ProxyFunctionRoles Roles;
 };
 
 namespace {

@@ -125,7 +125,9 @@ public:
 
 private:
   class ProxyFunctionRun;
+  class ProxyFunctionRoles;
   friend class ProxyFunctionRun;
+  friend class ProxyFunctionRoles;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
   /// A role pair whose barriers compare as \p M: findings (to \p Report,
