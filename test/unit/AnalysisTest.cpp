@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - memory model, dataflow and compile commands ------===//
+#include "CudaSnippet.h"
 #include "analysis/ProxyDataflow.h"
 #include "frontend/CompileArgs.h"
-#include "analysis/InitPublication.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -11,25 +11,10 @@
 
 using namespace clang;
 using namespace proxyfence;
+using proxyfence::test::function;
+using proxyfence::test::parseCuda;
 
 namespace {
-
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  std::vector<std::string> Cmd =
-      deviceCommand({"nvcc", "-arch=sm_90a"}, "input.cu",
-                    {"", PF_TEST_CUDA_PATH});
-  // buildASTFromCodeWithArgs adds the tool name and the file itself.
-  std::vector<std::string> Args(Cmd.begin() + 1, Cmd.end() - 1);
-  return tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
-}
-
-const FunctionDecl *function(ASTContext &Ctx, llvm::StringRef Name) {
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->getName() == Name && FD->hasBody())
-        return FD;
-  return nullptr;
-}
 
 const char *Prelude = R"(
 __device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
@@ -50,7 +35,7 @@ struct Analysed {
 
 Analysed analyse(const std::string &Body, llvm::StringRef Fn = "k") {
   Analysed R;
-  R.AST = parse(std::string(Prelude) + Body);
+  R.AST = parseCuda(std::string(Prelude) + Body);
   EXPECT_TRUE(R.AST);
   ASTContext &Ctx = R.AST->getASTContext();
   EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
@@ -196,7 +181,7 @@ __global__ void k(float *out) {
 }
 
 TEST(Memory, FollowsLocalsCastsAndCvta) {
-  auto AST = parse(R"(
+  auto AST = parseCuda(R"(
 __global__ void k() {
   extern __shared__ char dyn[];
   __shared__ float tile[64];
@@ -308,102 +293,6 @@ __global__ void k(const float *in) {
                   "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");
 })");
   EXPECT_TRUE(R.A->findings().empty());
-}
-
-const char *MbarrierPrelude = R"(
-__device__ inline unsigned smem(const void *p) {
-  return (unsigned)__cvta_generic_to_shared(p);
-}
-__device__ inline void init(unsigned long long *b) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(b)));
-}
-__device__ inline void init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ inline void arrive_relaxed() {
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-}
-__device__ inline void wait() {
-  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
-}
-__device__ inline void remote_arrive(unsigned long long *b) {
-  asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, 1;\n"
-               "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" :: "r"(smem(b)));
-}
-__device__ inline void local_arrive(unsigned long long *b) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem(b)));
-}
-)";
-
-std::vector<InitFinding> initFindings(const std::string &Body) {
-  auto AST = parse(std::string(MbarrierPrelude) + Body);
-  EXPECT_TRUE(AST);
-  if (!AST)
-    return {};
-  ASTContext &Ctx = AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  Analyzer A(Ctx, proxyRules());
-  MbarrierAnalyzer M(Ctx, A.events(), /*RequireProxyFence=*/false);
-  const FunctionDecl *K = function(Ctx, "k");
-  EXPECT_NE(K, nullptr);
-  if (K)
-    M.analyze(K);
-  return M.findings();
-}
-
-TEST(MbarrierInit, OrderOfFenceAndRelaxedArriveThroughWrappers) {
-  // Each step is a separate callee: the summaries carry the init's state.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) { init(&bar); init_fence(); }
-  arrive_relaxed();
-  wait();
-  remote_arrive(&bar);
-})").empty());
-  // Fenced after the relaxed arrive: that arrive published nothing.
-  std::vector<InitFinding> Late = initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  arrive_relaxed();
-  if (threadIdx.x == 0) init_fence();
-  wait();
-  remote_arrive(&bar);
-})");
-  ASSERT_EQ(Late.size(), 1u);
-  EXPECT_EQ(Late[0].Kind, InitHazard::Cluster);
-  EXPECT_TRUE(Late[0].Relaxed);
-  EXPECT_EQ(Late[0].Init.Mbarrier.describe(), "'bar'");
-  EXPECT_EQ(Late[0].Init.Via->getName(), "init");
-}
-
-TEST(MbarrierInit, TheInitialisingThreadNeedsNoBarrier) {
-  // Same guard written twice: the same thread, which sees its own init.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  if (threadIdx.x == 0) local_arrive(&bar);
-})").empty());
-  std::vector<InitFinding> Other = initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  if (threadIdx.x == 32) local_arrive(&bar);
-})");
-  ASSERT_EQ(Other.size(), 1u);
-  EXPECT_EQ(Other[0].Kind, InitHazard::Cta);
-  ASSERT_EQ(Other[0].Uses.size(), 1u);
-  // A barrier of another object does not matter; one after the init does.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar, other;
-  if (threadIdx.x == 0) init(&bar);
-  local_arrive(&other);
-  __syncthreads();
-  local_arrive(&bar);
-})").empty());
 }
 
 TEST(CompileArgs, NvccFlagsAreTranslatedForTheDeviceSide) {
