@@ -226,14 +226,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                              isThreadHandoff(E);
                     }};
   PathFlow Flow(Ctx, Events, Spec);
-  std::vector<OrderFinding> Out;
-  std::set<std::tuple<const Stmt *, unsigned, unsigned>> Seen;
-  auto add = [&](OrderFinding F, unsigned Kind) {
-    if (Seen.insert({F.At.At.S, F.At.Loc.getRawEncoding(), Kind}).second) {
-      F.Rule = &Tcgen05OrderRule;
-      Out.push_back(std::move(F));
-    }
-  };
+  OrderFindingList Found(Tcgen05OrderRule);
   for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     ProgramOrder Order(Root, Ctx);
@@ -257,7 +250,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
         F.At = Op;
         F.NoFix = "the synchronisation the other threads must signal is not "
                   "known";
-        add(std::move(F), 0);
+        Found.add(std::move(F), 0);
         continue;
       }
       if (!C->Mark || !(C->Bits & NoAfter))
@@ -284,7 +277,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
         F.Kinds = {FixKind::TmemFenceAfter};
         F.FixAt = C->Mark->At;
         F.FixAfter = true;
-        add(std::move(F), 1);
+        Found.add(std::move(F), 1);
         break;
       }
     }
@@ -325,7 +318,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                                              " after its synchronisation, " +
                                              lineOf(SM, *(*Consumer)->Mark)});
       F.FixAt = P->E.At;
-      add(std::move(F), 2);
+      Found.add(std::move(F), 2);
     }
 
     // cta_group::2: the pair's deallocation waits for the peer CTA's signal.
@@ -350,10 +343,10 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       F.NoFix = "the peer CTA's epilogue must arrive on this CTA's barrier "
                 "(mapa + mbarrier.arrive.shared::cluster) or a cluster "
                 "barrier must precede the deallocation";
-      add(std::move(F), 3);
+      Found.add(std::move(F), 3);
     }
   }
-  return Out;
+  return Found.take();
 }
 
 } // namespace proxyfence
