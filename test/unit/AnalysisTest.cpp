@@ -16,13 +16,8 @@ using proxyfence::test::parseCuda;
 
 namespace {
 
-const char *Prelude = R"(
-__device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
-               :: "l"(gmem), "r"((unsigned)__cvta_generic_to_shared(smem)), "r"(n)
-               : "memory");
-}
-__device__ inline void fence() {
+const std::string Prelude = std::string(proxyfence::test::TmaStoreHelper) +
+                            R"(__device__ inline void fence() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 )";

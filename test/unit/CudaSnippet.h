@@ -21,6 +21,16 @@ inline std::unique_ptr<clang::ASTUnit> parseCuda(llvm::StringRef Code) {
   return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
 }
 
+/// A device function storing \p n bytes of shared memory at \p smem to
+/// \p gmem with cp.async.bulk (the async proxy reads \p smem): six lines.
+inline const char *TmaStoreHelper = R"(
+__device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+               :: "l"(gmem), "r"((unsigned)__cvta_generic_to_shared(smem)), "r"(n)
+               : "memory");
+}
+)";
+
 /// The definition of the top-level function \p Name, or null.
 inline const clang::FunctionDecl *function(clang::ASTContext &Ctx,
                                            llvm::StringRef Name) {

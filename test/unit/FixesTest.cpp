@@ -13,13 +13,7 @@ using proxyfence::test::parseCuda;
 
 namespace {
 
-const char *Prelude = R"(
-__device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
-               :: "l"(gmem), "r"((unsigned)__cvta_generic_to_shared(smem)), "r"(n)
-               : "memory");
-}
-)";
+const char *Prelude = proxyfence::test::TmaStoreHelper;
 // Lines of the snippets below count from the line after the prelude's end.
 const unsigned PreludeLines = 6;
 

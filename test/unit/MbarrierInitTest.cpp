@@ -131,14 +131,17 @@ __global__ void k() {
 })").empty());
 }
 
-TEST(MbarrierInit, ACtaBarrierPublishesNothingToAnotherCta) {
-  Analysed R = analyse(R"(
+/// Fenced, but only a CTA barrier follows: another CTA's use is too early.
+const char *OnlyACtaBarrier = R"(
 __global__ void k() {
   __shared__ unsigned long long bar;
   if (threadIdx.x == 0) { init(&bar); init_fence(); }
   __syncthreads();
   remote_arrive(&bar);
-})");
+})";
+
+TEST(MbarrierInit, ACtaBarrierPublishesNothingToAnotherCta) {
+  Analysed R = analyse(OnlyACtaBarrier);
   ASSERT_EQ(R.Findings.size(), 1u);
   const InitFinding &F = R.Findings[0];
   EXPECT_EQ(F.Kind, InitHazard::Cluster);
@@ -154,13 +157,7 @@ __global__ void k() {
 }
 
 TEST(MbarrierInit, TheFixIsAClusterBarrierAfterTheInitBlock) {
-  Analysed R = analyse(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) { init(&bar); init_fence(); }
-  __syncthreads();
-  remote_arrive(&bar);
-})");
+  Analysed R = analyse(OnlyACtaBarrier);
   ASSERT_EQ(R.Findings.size(), 1u);
   FixPlanner Planner(R.AST->getASTContext(), FenceStyle::Auto,
                      [](SourceLocation) { return true; });
