@@ -1,6 +1,7 @@
 //===- ProxyDataflow.cpp - proxy dataflow over clang's CFG ----------------------===//
 #include "analysis/ProxyDataflow.h"
 #include "model/ConstantArms.h"
+#include "analysis/CfgReach.h"
 #include "analysis/Dataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -137,57 +138,6 @@ private:
   std::unique_ptr<ParentMap> Parents;
 };
 
-/// Which statements of one function's CFG reach which: role pairs are
-/// paths that never meet.
-class CfgReach {
-public:
-  explicit CfgReach(const CFG &G) : Graph(G), Blocks(G.getNumBlockIDs()) {
-    for (const CFGBlock *B : G) {
-      Blocks[B->getBlockID()] = B;
-      unsigned I = 0;
-      for (const CFGElement &El : *B)
-        if (auto CS = El.getAs<CFGStmt>())
-          Position.try_emplace(CS->getStmt(), B->getBlockID(), I++);
-    }
-  }
-
-  /// Whether some CFG path leads from statement \p From to \p To (a
-  /// statement is on its own path: a `bar.sync` is not its own partner).
-  bool reaches(const Stmt *From, const Stmt *To) {
-    if (From == To)
-      return true;
-    auto F = Position.find(From), T = Position.find(To);
-    if (F == Position.end() || T == Position.end())
-      return false;
-    auto [FB, FI] = F->second;
-    auto [TB, TI] = T->second;
-    if (FB == TB && FI < TI)
-      return true;
-    auto &Seen = Reachable[FB];
-    if (Seen.empty()) {
-      Seen.assign(Graph.getNumBlockIDs(), false);
-      std::vector<const CFGBlock *> Work{Blocks[FB]};
-      while (!Work.empty()) {
-        const CFGBlock *B = Work.back();
-        Work.pop_back();
-        for (const CFGBlock *Succ : B->succs())
-          if (Succ && !Seen[Succ->getBlockID()]) {
-            Seen[Succ->getBlockID()] = true;
-            Work.push_back(Succ);
-          }
-      }
-    }
-    return Seen[TB];
-  }
-
-private:
-  const CFG &Graph;
-  std::vector<const CFGBlock *> Blocks; // by ID
-  /// Block and index of each statement of the CFG.
-  std::map<const Stmt *, std::pair<unsigned, unsigned>> Position;
-  std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
-};
-
 } // namespace
 
 /// The role records of one function (Roles.h): each arrive with the
@@ -270,8 +220,7 @@ public:
         // carries the accesses to the wait (and sees the fences between
         // them); a wait before the arrive on a path is an earlier barrier
         // instance of the same threads.
-        if (Reach.reaches(Arr.At.S, Wait.At.S) ||
-            Reach.reaches(Wait.At.S, Arr.At.S))
+        if (onePath(Reach, Arr.At.S, Wait.At.S))
           continue;
         // Arms of one template-constant condition are not two roles: every
         // thread of an instantiation takes the same one.
@@ -334,7 +283,7 @@ public:
         if (I < LocalArrives && J < LocalWaits)
           continue; // matchRoles' business
         const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
-        if (Reach.reaches(AS, WS) || Reach.reaches(WS, AS))
+        if (onePath(Reach, AS, WS))
           continue;
         // Through report(): ends that meet only through what a caller binds
         // (a kernel class's `Params const &` beside its shared-memory
@@ -348,6 +297,13 @@ public:
   }
 
 private:
+  /// Whether one CFG path holds both \p X and \p Y (a statement is on its
+  /// own path: a `bar.sync` is not its own partner).
+  static bool onePath(CfgReach &Reach, const Stmt *X, const Stmt *Y) {
+    return X == Y || Reach.canFollow(X, Y, /*IfUnknown=*/false) ||
+           Reach.canFollow(Y, X, /*IfUnknown=*/false);
+  }
+
   Analyzer &A;
   /// Every arrive met (mbarrier arrives and CTA/named barriers).
   std::vector<Event> ArriveEvents;
