@@ -30,26 +30,17 @@ struct Analysed {
 
 Analysed analyse(const std::string &Body, llvm::StringRef Fn = "k") {
   Analysed R;
-  R.AST = parseCuda(std::string(Prelude) + Body);
-  EXPECT_TRUE(R.AST);
-  ASTContext &Ctx = R.AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  R.A = std::make_unique<Analyzer>(Ctx, proxyRules());
-  const FunctionDecl *FD = function(Ctx, Fn);
-  EXPECT_NE(FD, nullptr);
-  if (FD)
-    R.S = &R.A->analyze(FD);
+  test::Snippet S = test::parseFunction(std::string(Prelude) + Body, Fn);
+  R.AST = std::move(S.AST);
+  if (!S.Fn)
+    return R;
+  R.A = std::make_unique<Analyzer>(R.AST->getASTContext(), proxyRules());
+  R.S = &R.A->analyze(S.Fn);
   return R;
 }
 
 TEST(Dataflow, WriteBarrierStoreIsAFindingWithItsHandoff) {
-  Analysed R = analyse(R"(
-__global__ void k(float *out) {
-  __shared__ float tile[256];
-  tile[threadIdx.x] = 1.0f;
-  __syncthreads();
-  if (threadIdx.x == 0) tma_store(out, tile, 1024);
-})");
+  Analysed R = analyse(test::WriteBarrierStore);
   ASSERT_EQ(R.A->findings().size(), 1u);
   const Finding &F = R.A->findings()[0];
   EXPECT_STREQ(F.R->Name, "proxyfence-tma-store");

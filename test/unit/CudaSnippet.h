@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include <gtest/gtest.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,16 @@ __device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
 }
 )";
 
+/// The hazard of tma-store in its plainest form (after TmaStoreHelper):
+/// write, __syncthreads() (line 5 of the snippet), store; no fence.
+inline const char *WriteBarrierStore = R"(
+__global__ void k(float *out) {
+  __shared__ float tile[256];
+  tile[threadIdx.x] = 1.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) tma_store(out, tile, 1024);
+})";
+
 /// The definition of the top-level function \p Name, or null.
 inline const clang::FunctionDecl *function(clang::ASTContext &Ctx,
                                            llvm::StringRef Name) {
@@ -39,6 +50,24 @@ inline const clang::FunctionDecl *function(clang::ASTContext &Ctx,
       if (FD->getName() == Name && FD->hasBody())
         return FD;
   return nullptr;
+}
+
+/// A snippet parsed with no errors, and its function \p Fn (null, with a
+/// test failure, when it does not parse or lacks one).
+struct Snippet {
+  std::unique_ptr<clang::ASTUnit> AST;
+  const clang::FunctionDecl *Fn = nullptr;
+};
+inline Snippet parseFunction(llvm::StringRef Code, llvm::StringRef Name = "k") {
+  Snippet S;
+  S.AST = parseCuda(Code);
+  EXPECT_TRUE(S.AST);
+  if (!S.AST)
+    return S;
+  EXPECT_FALSE(S.AST->getASTContext().getDiagnostics().hasErrorOccurred());
+  S.Fn = function(S.AST->getASTContext(), Name);
+  EXPECT_NE(S.Fn, nullptr) << Name.str();
+  return S;
 }
 
 } // namespace proxyfence::test

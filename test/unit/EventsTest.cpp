@@ -6,8 +6,6 @@
 
 using namespace clang;
 using namespace proxyfence;
-using proxyfence::test::function;
-using proxyfence::test::parseCuda;
 
 namespace {
 
@@ -37,19 +35,15 @@ void extractAll(ASTContext &Ctx, EventExtractor &X, const FunctionDecl *Fn,
 
 Extracted extract(const std::string &Code) {
   Extracted R;
-  R.AST = parseCuda(Code);
-  EXPECT_TRUE(R.AST);
-  if (!R.AST)
+  test::Snippet S = test::parseFunction(Code);
+  R.AST = std::move(S.AST);
+  const FunctionDecl *K = S.Fn;
+  if (!K)
     return R;
   ASTContext &Ctx = R.AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
   MemoryModel Memory(Ctx);
   unsigned Stmts = 0, Instrs = 0;
   EventExtractor X(Memory, Stmts, Instrs);
-  const FunctionDecl *K = function(Ctx, "k");
-  EXPECT_NE(K, nullptr);
-  if (!K)
-    return R;
   extractAll(Ctx, X, K, R.Events, R.Calls);
   for (const CallSite &C : R.Calls) {
     std::vector<Event> Inner;

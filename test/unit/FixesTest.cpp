@@ -9,7 +9,6 @@
 using namespace clang;
 using namespace proxyfence;
 using proxyfence::test::function;
-using proxyfence::test::parseCuda;
 
 namespace {
 
@@ -30,18 +29,13 @@ struct Planned {
 
 Planned plan(const std::string &Kernel, FenceStyle Style = FenceStyle::Auto) {
   Planned R;
-  R.AST = parseCuda(std::string(Prelude) + Kernel);
-  EXPECT_TRUE(R.AST);
-  if (!R.AST)
+  test::Snippet S = test::parseFunction(std::string(Prelude) + Kernel);
+  R.AST = std::move(S.AST);
+  if (!S.Fn)
     return R;
   ASTContext &Ctx = R.AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
   R.A = std::make_unique<Analyzer>(Ctx, proxyRules());
-  const FunctionDecl *K = function(Ctx, "k");
-  EXPECT_NE(K, nullptr);
-  if (!K)
-    return R;
-  R.A->analyze(K);
+  R.A->analyze(S.Fn);
   R.Planner = std::make_unique<FixPlanner>(Ctx, Style,
                                            [](SourceLocation) { return true; });
   R.Fixes = R.Planner->plan(R.A->findings());
@@ -51,13 +45,7 @@ Planned plan(const std::string &Kernel, FenceStyle Style = FenceStyle::Auto) {
 const char *Asm = R"(asm volatile("fence.proxy.async.shared::cta;" ::: "memory");)";
 
 TEST(Fixes, WritersFenceGoesBeforeTheBarrier) {
-  Planned R = plan(R"(
-__global__ void k(float *out) {
-  __shared__ float tile[256];
-  tile[threadIdx.x] = 1.0f;
-  __syncthreads();
-  if (threadIdx.x == 0) tma_store(out, tile, 1024);
-})");
+  Planned R = plan(test::WriteBarrierStore);
   ASSERT_EQ(R.Fixes.size(), 1u);
   const PlannedFix &F = R.Fixes[0];
   ASSERT_TRUE(F.Ok) << F.Reason;

@@ -10,8 +10,6 @@
 
 using namespace clang;
 using namespace proxyfence;
-using proxyfence::test::function;
-using proxyfence::test::parseCuda;
 
 namespace {
 
@@ -55,18 +53,14 @@ struct Analysed {
 
 Analysed analyse(const std::string &Body, bool Strict = false) {
   Analysed R;
-  R.AST = parseCuda(std::string(MbarrierPrelude) + Body);
-  EXPECT_TRUE(R.AST);
-  if (!R.AST)
-    return R;
-  ASTContext &Ctx = R.AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  R.A = std::make_unique<Analyzer>(Ctx, proxyRules());
-  R.M = std::make_unique<MbarrierAnalyzer>(Ctx, R.A->events(), Strict);
-  R.K = function(Ctx, "k");
-  EXPECT_NE(R.K, nullptr);
+  test::Snippet S = test::parseFunction(std::string(MbarrierPrelude) + Body);
+  R.AST = std::move(S.AST);
+  R.K = S.Fn;
   if (!R.K)
     return R;
+  ASTContext &Ctx = R.AST->getASTContext();
+  R.A = std::make_unique<Analyzer>(Ctx, proxyRules());
+  R.M = std::make_unique<MbarrierAnalyzer>(Ctx, R.A->events(), Strict);
   R.M->analyze(R.K);
   R.Findings = R.M->findings();
   return R;
