@@ -15,7 +15,9 @@
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace proxyfence {
@@ -33,6 +35,25 @@ struct OrderFinding {
   /// Substituted for `{map}` in the fix text (the tensor map's address).
   std::string MapAddress;
   std::string NoFix; // why there is no fix, when Kinds is empty
+};
+
+/// The findings of one order rule in the order found: each kind of finding
+/// once per statement and place, however many paths lead there.
+class OrderFindingList {
+public:
+  explicit OrderFindingList(const StandaloneRule &Rule) : Rule(Rule) {}
+  void add(OrderFinding F, unsigned Kind) {
+    if (Seen.insert({F.At.At.S, F.At.Loc.getRawEncoding(), Kind}).second) {
+      F.Rule = &Rule;
+      Out.push_back(std::move(F));
+    }
+  }
+  std::vector<OrderFinding> take() { return std::move(Out); }
+
+private:
+  const StandaloneRule &Rule;
+  std::vector<OrderFinding> Out;
+  std::set<std::tuple<const clang::Stmt *, unsigned, unsigned>> Seen;
 };
 
 /// A wait of a thread synchronisation (mbarrier wait, CTA or named barrier,

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rules/OrderRules.h"
+#include "analysis/CfgReach.h"
 #include "analysis/Dataflow.h"
 #include "analysis/PathFlow.h"
 #include "clang/Basic/SourceManager.h"
@@ -97,64 +98,28 @@ class ProgramOrder {
 public:
   ProgramOrder(const FunctionDecl *Root, ASTContext &Ctx)
       : G(buildCFG(Root, Ctx)) {
-    if (!G)
-      return;
-    for (const CFGBlock *B : *G) {
-      Blocks[B->getBlockID()] = B;
-      unsigned I = 0;
-      for (const CFGElement &El : *B)
-        if (auto CS = El.getAs<CFGStmt>())
-          Where.try_emplace(CS->getStmt(), B->getBlockID(), I++);
-    }
+    if (G)
+      Reach.emplace(*G);
   }
   /// Whether \p To can run after \p From in one thread; true when either
   /// statement is unknown.
   bool canFollow(const Stmt *From, const Stmt *To) {
-    auto A = Where.find(From), B = Where.find(To);
-    if (A == Where.end() || B == Where.end())
-      return true;
-    if (A->second.first == B->second.first && A->second.second < B->second.second)
-      return true;
-    return reaches(A->second.first).count(B->second.first);
+    return !Reach || Reach->canFollow(From, To, /*IfUnknown=*/true);
   }
   /// Whether every run of \p Later runs \p Earlier first, with nothing
   /// that could branch between: the same statement, or one basic block.
   bool straightBefore(const Stmt *Earlier, const Stmt *Later) {
     if (Earlier == Later)
       return true;
-    auto A = Where.find(Earlier), B = Where.find(Later);
-    return A != Where.end() && B != Where.end() &&
-           A->second.first == B->second.first &&
-           A->second.second < B->second.second;
+    if (!Reach)
+      return false;
+    auto A = Reach->position(Earlier), B = Reach->position(Later);
+    return A && B && A->first == B->first && A->second < B->second;
   }
 
 private:
-  /// Blocks reachable from the successors of block \p Id.
-  const std::set<unsigned> &reaches(unsigned Id) {
-    auto [It, New] = Reach.try_emplace(Id);
-    if (!New)
-      return It->second;
-    std::set<unsigned> Seen;
-    std::vector<const CFGBlock *> Work;
-    for (const CFGBlock *S : Blocks[Id]->succs())
-      if (S)
-        Work.push_back(S);
-    while (!Work.empty()) {
-      const CFGBlock *B = Work.back();
-      Work.pop_back();
-      if (!Seen.insert(B->getBlockID()).second)
-        continue;
-      for (const CFGBlock *S : B->succs())
-        if (S)
-          Work.push_back(S);
-    }
-    return Reach[Id] = std::move(Seen);
-  }
-
   std::unique_ptr<CFG> G;
-  std::map<unsigned, const CFGBlock *> Blocks;
-  std::map<const Stmt *, std::pair<unsigned, unsigned>> Where;
-  std::map<unsigned, std::set<unsigned>> Reach;
+  std::optional<CfgReach> Reach;
 };
 
 /// Whether the hand-off \p Arrive can be the one the consumer's last
@@ -226,14 +191,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                              isThreadHandoff(E);
                     }};
   PathFlow Flow(Ctx, Events, Spec);
-  std::vector<OrderFinding> Out;
-  std::set<std::tuple<const Stmt *, unsigned, unsigned>> Seen;
-  auto add = [&](OrderFinding F, unsigned Kind) {
-    if (Seen.insert({F.At.At.S, F.At.Loc.getRawEncoding(), Kind}).second) {
-      F.Rule = &Tcgen05OrderRule;
-      Out.push_back(std::move(F));
-    }
-  };
+  OrderFindingList Found(Tcgen05OrderRule);
   for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     ProgramOrder Order(Root, Ctx);
@@ -257,7 +215,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
         F.At = Op;
         F.NoFix = "the synchronisation the other threads must signal is not "
                   "known";
-        add(std::move(F), 0);
+        Found.add(std::move(F), 0);
         continue;
       }
       if (!C->Mark || !(C->Bits & NoAfter))
@@ -284,7 +242,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
         F.Kinds = {FixKind::TmemFenceAfter};
         F.FixAt = C->Mark->At;
         F.FixAfter = true;
-        add(std::move(F), 1);
+        Found.add(std::move(F), 1);
         break;
       }
     }
@@ -325,7 +283,7 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                                              " after its synchronisation, " +
                                              lineOf(SM, *(*Consumer)->Mark)});
       F.FixAt = P->E.At;
-      add(std::move(F), 2);
+      Found.add(std::move(F), 2);
     }
 
     // cta_group::2: the pair's deallocation waits for the peer CTA's signal.
@@ -350,10 +308,10 @@ findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
       F.NoFix = "the peer CTA's epilogue must arrive on this CTA's barrier "
                 "(mapa + mbarrier.arrive.shared::cluster) or a cluster "
                 "barrier must precede the deallocation";
-      add(std::move(F), 3);
+      Found.add(std::move(F), 3);
     }
   }
-  return Out;
+  return Found.take();
 }
 
 } // namespace proxyfence

@@ -191,14 +191,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
                              writesUsableMap(E);
                     }};
   PathFlow Flow(Ctx, Events, Spec);
-  std::vector<OrderFinding> Out;
-  std::set<std::tuple<const Stmt *, unsigned, unsigned>> Seen;
-  auto add = [&](OrderFinding F, unsigned Kind) {
-    if (Seen.insert({F.At.At.S, F.At.Loc.getRawEncoding(), Kind}).second) {
-      F.Rule = &TensormapRule;
-      Out.push_back(std::move(F));
-    }
-  };
+  OrderFindingList Found(TensormapRule);
   for (const FunctionDecl *Root : entryRoots(Roots)) {
     std::vector<PathHit> Hits = Flow.run(Root);
     bool Modifies = llvm::any_of(
@@ -233,7 +226,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
           F.FixAt = H.E.At;
         }
         F.Kinds = {FixKind::TensormapRelease};
-        add(std::move(F), 0);
+        Found.add(std::move(F), 0);
       }
       if (usesMap(H.E) && !(H.Bits & Acquired)) {
         OrderFinding F;
@@ -247,7 +240,7 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
         else
           F.Kinds = {FixKind::TensormapAcquire};
         F.FixAt = H.E.At;
-        add(std::move(F), 1);
+        Found.add(std::move(F), 1);
       }
       if (isThreadHandoff(H.E) && (H.Bits & Unreleased) && UsedByTma &&
           !(H.Mark && WritesReported.count(H.Mark->At.S))) {
@@ -264,11 +257,11 @@ findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
           F.FixAt = H.E.At;
         }
         F.Kinds = {FixKind::TensormapRelease};
-        add(std::move(F), 2);
+        Found.add(std::move(F), 2);
       }
     }
   }
-  return Out;
+  return Found.take();
 }
 
 } // namespace proxyfence

@@ -90,7 +90,7 @@ bool isAsync(const Event &E) {
 }
 } // namespace
 
-struct MbarrierAnalyzer::Summary {
+struct MbarrierAnalyzer::InitSummary {
   /// Events the entries below refer to, in the callee's terms.
   std::vector<Event> Events;
   struct Outcome {
@@ -115,10 +115,10 @@ struct MbarrierAnalyzer::Summary {
   bool ClusterBarrier = false;
 };
 
-class MbarrierAnalyzer::Run {
+class MbarrierAnalyzer::InitFunctionRun {
 public:
-  Run(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In,
-      const Bindings &B, Summary &Out)
+  InitFunctionRun(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In,
+                  const Bindings &B, InitSummary &Out)
       : A(A), Fn(Fn), In(In), Binds(B), Out(Out) {}
 
   void run() {
@@ -138,7 +138,7 @@ public:
           return Binds.feasible(Blk, Succ, A.Ctx);
         });
     for (const Pending &P : States[G->getExit().getBlockID()]) {
-      Summary::Outcome O{P.Flags, P.Relaxed, P.FenceAt};
+      InitSummary::Outcome O{P.Flags, P.Relaxed, P.FenceAt};
       if (P.Init == Incoming)
         Out.Exits.push_back(O);
       else
@@ -267,14 +267,14 @@ private:
   }
 
   void call(const CallSite &C, State &St) {
-    auto lifted = [&](const Summary &S, unsigned K) {
+    auto lifted = [&](const InitSummary &S, unsigned K) {
       return K == NoEvent ? NoEvent
                           : Known.intern(A.Events.lift(S.Events[K], C, Fn), K);
     };
     // A relaxed arrive inside the callee met the caller's init: the fence
     // goes after the init here.
-    auto outcome = [&](const Summary &S, const Pending &P,
-                       const Summary::Outcome &X) {
+    auto outcome = [&](const InitSummary &S, const Pending &P,
+                       const InitSummary::Outcome &X) {
       if (X.Relaxed == NoEvent || P.Relaxed != NoEvent)
         return Pending{P.Init, X.Flags, P.Relaxed, P.FenceAt};
       return Pending{P.Init, X.Flags, lifted(S, X.Relaxed), fenceAt(P.Init)};
@@ -282,18 +282,18 @@ private:
     State Next;
     Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
     for (const Pending &P : St) {
-      const Summary &S = A.summary(C.Def, P.Flags, Args);
-      for (const Summary::Use &U : S.Uses) {
+      const InitSummary &S = A.summary(C.Def, P.Flags, Args);
+      for (const InitSummary::Use &U : S.Uses) {
         Pending At = outcome(S, P, U.At);
         check(P.Init, U.At.Flags, At.Relaxed, At.FenceAt,
               A.Events.lift(U.E, C, Fn));
       }
-      for (const Summary::Outcome &X : S.Exits)
+      for (const InitSummary::Outcome &X : S.Exits)
         Next.push_back(outcome(S, P, X));
     }
-    const Summary &Own = A.summary(C.Def, NoIncoming, Args);
+    const InitSummary &Own = A.summary(C.Def, NoIncoming, Args);
     Out.ClusterBarrier |= Own.ClusterBarrier;
-    for (const Summary::Down &D : Own.Inits)
+    for (const InitSummary::Down &D : Own.Inits)
       Next.push_back({lifted(Own, D.Init), D.At.Flags,
                       lifted(Own, D.At.Relaxed), D.At.FenceAt});
     normalize(Next);
@@ -304,7 +304,7 @@ private:
   const FunctionDecl *Fn;
   unsigned In;
   const Bindings &Binds;
-  Summary &Out;
+  InitSummary &Out;
   EventTable Known;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       ExposedUses;
@@ -316,29 +316,23 @@ MbarrierAnalyzer::MbarrierAnalyzer(ASTContext &Ctx, EventExtractor &Events,
       Binder(Ctx) {}
 MbarrierAnalyzer::~MbarrierAnalyzer() = default;
 
-const MbarrierAnalyzer::Summary &
+const MbarrierAnalyzer::InitSummary &
 MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
                           const Bindings &B) {
-  if (!B.empty() && Specialising.lookup(Def))
+  if (!B.empty() && Summaries.inProgress(Def))
     return summary(Def, In, Bindings());
-  auto Key = std::make_tuple(Def, In, B);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  auto &Slot = Summaries[Key];
-  Slot = std::make_unique<Summary>();
-  if (In != NoIncoming)
-    Slot->Exits.push_back({In, NoEvent});
-  Summary Result;
-  if (Def->getBody()) {
-    ++Specialising[Def];
-    Run(*this, Def, In, B, Result).run();
-    --Specialising[Def];
-  } else if (In != NoIncoming) {
-    Result.Exits.push_back({In, NoEvent});
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  // Recursion and bodiless callees: the incoming state passes unchanged.
+  auto Transparent = [In](InitSummary &S) {
+    if (In != NoIncoming)
+      S.Exits.push_back({In, NoEvent});
+  };
+  return Summaries.get(std::make_tuple(Def, In, B), Def, Transparent,
+                       [&](InitSummary &Result) {
+                         if (Def->getBody())
+                           InitFunctionRun(*this, Def, In, B, Result).run();
+                         else
+                           Transparent(Result);
+                       });
 }
 
 void MbarrierAnalyzer::analyze(const FunctionDecl *Fn) {

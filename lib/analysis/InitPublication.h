@@ -20,6 +20,7 @@
 
 #include "model/Events.h"
 #include "model/Bindings.h"
+#include "analysis/SummaryCache.h"
 #include "analysis/Trace.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
@@ -80,11 +81,11 @@ public:
   void setTrace(Trace *T) { Tracer = T; }
 
 private:
-  struct Summary;
-  class Run;
-  friend class Run;
-  const Summary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
-                         const Bindings &B = Bindings());
+  struct InitSummary;
+  class InitFunctionRun;
+  friend class InitFunctionRun;
+  const InitSummary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
+                             const Bindings &B = Bindings());
   void addFinding(InitHazard K, const Event &Init, const Event &Use,
                   const std::optional<Event> &Relaxed,
                   const std::optional<Event> &FenceAt, unsigned Flags);
@@ -120,11 +121,9 @@ private:
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   bool RequireProxyFence;
-  std::map<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
-           std::unique_ptr<Summary>>
+  SummaryCache<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
+               InitSummary>
       Summaries;
-  /// As in ProxyDataflow.h: recursion gets the unspecialised summary.
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
   ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
       ParentMaps;

@@ -66,7 +66,7 @@ bool isElection(const Expr *E) {
 }
 } // namespace
 
-struct PathFlow::Summary {
+struct PathFlow::PathSummary {
   std::vector<Event> Known; // the events Mark indices refer to
   std::vector<PathState> Exits;
   struct Hit {
@@ -76,10 +76,10 @@ struct PathFlow::Summary {
   std::vector<Hit> Hits;
 };
 
-class PathFlow::Run {
+class PathFlow::PathFunctionRun {
 public:
-  Run(PathFlow &F, const FunctionDecl *Fn, const Bindings &Binds, unsigned In,
-      Election InElected, Summary &Out)
+  PathFunctionRun(PathFlow &F, const FunctionDecl *Fn, const Bindings &Binds,
+                  unsigned In, Election InElected, PathSummary &Out)
       : F(F), Fn(Fn), Binds(Binds), In(In), InElected(InElected), Out(Out) {}
 
   void run() {
@@ -175,7 +175,7 @@ private:
   void call(const CallSite &C, State &St) {
     // A mark of the callee, in this function's terms; the caller's own mark
     // where the callee passed its incoming one through.
-    auto mark = [&](const Summary &S, unsigned M, unsigned Caller) {
+    auto mark = [&](const PathSummary &S, unsigned M, unsigned Caller) {
       if (M == IncomingMark)
         return Caller;
       if (M == NoMark)
@@ -185,8 +185,8 @@ private:
     Bindings CalleeBinds = F.Binder.bind(C.Site, C.Def, Binds);
     State Next;
     for (const PathState &P : St) {
-      const Summary &S = F.summary(C.Def, CalleeBinds, P.Bits, P.Elected);
-      for (const Summary::Hit &H : S.Hits)
+      const PathSummary &S = F.summary(C.Def, CalleeBinds, P.Bits, P.Elected);
+      for (const PathSummary::Hit &H : S.Hits)
         hit(F.Events.lift(H.E, C, Fn),
             {H.At.Bits, mark(S, H.At.Mark, P.Mark), H.At.Elected});
       // The callee's arms are its own; the path keeps the caller's.
@@ -202,7 +202,7 @@ private:
   const Bindings &Binds;
   unsigned In;
   Election InElected;
-  Summary &Out;
+  PathSummary &Out;
   EventTable Known;
   ConstantConditions Conditions;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
@@ -213,35 +213,30 @@ PathFlow::PathFlow(ASTContext &Ctx, EventExtractor &Events, PathFlowSpec Spec)
     : Ctx(Ctx), Events(Events), Spec(std::move(Spec)), Binder(Ctx) {}
 PathFlow::~PathFlow() = default;
 
-const PathFlow::Summary &PathFlow::summary(const FunctionDecl *Def,
-                                           const Bindings &Binds, unsigned In,
-                                           Election Elected) {
+const PathFlow::PathSummary &PathFlow::summary(const FunctionDecl *Def,
+                                               const Bindings &Binds,
+                                               unsigned In, Election Elected) {
   // A function that calls itself through bindings: summarised unbound.
-  if (!Binds.empty() && Specialising.lookup(Def))
+  if (!Binds.empty() && Summaries.inProgress(Def))
     return summary(Def, Bindings(), In, Elected);
-  auto Key = std::make_tuple(Def, Binds, In, Elected);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  auto &Slot = Summaries[Key];
-  Slot = std::make_unique<Summary>();
-  Slot->Exits.push_back({In, IncomingMark, Elected});
-  Summary Result;
-  if (Def->getBody()) {
-    ++Specialising[Def];
-    Run(*this, Def, Binds, In, Elected, Result).run();
-    --Specialising[Def];
-  } else {
-    Result.Exits.push_back({In, IncomingMark, Elected});
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  // Recursion and bodiless callees: the path goes through unchanged.
+  auto Transparent = [&](PathSummary &S) {
+    S.Exits.push_back({In, IncomingMark, Elected});
+  };
+  return Summaries.get(
+      std::make_tuple(Def, Binds, In, Elected), Def, Transparent,
+      [&](PathSummary &Result) {
+        if (Def->getBody())
+          PathFunctionRun(*this, Def, Binds, In, Elected, Result).run();
+        else
+          Transparent(Result);
+      });
 }
 
 std::vector<PathHit> PathFlow::run(const FunctionDecl *Root) {
-  const Summary &S = summary(Root, Bindings(), 0, Election::Unknown);
+  const PathSummary &S = summary(Root, Bindings(), 0, Election::Unknown);
   std::vector<PathHit> Out;
-  for (const Summary::Hit &H : S.Hits) {
+  for (const PathSummary::Hit &H : S.Hits) {
     std::optional<Event> Mark;
     if (H.At.Mark != NoMark && H.At.Mark != IncomingMark)
       Mark = S.Known[H.At.Mark];

@@ -13,6 +13,7 @@
 #ifndef PROXYFENCE_PATHFLOW_H
 #define PROXYFENCE_PATHFLOW_H
 
+#include "analysis/SummaryCache.h"
 #include "model/Bindings.h"
 #include "model/Events.h"
 #include "clang/AST/ASTContext.h"
@@ -54,21 +55,20 @@ public:
   std::vector<PathHit> run(const clang::FunctionDecl *Root);
 
 private:
-  struct Summary;
-  class Run;
-  const Summary &summary(const clang::FunctionDecl *Def,
-                         const Bindings &Binds, unsigned In,
-                         Election Elected);
+  struct PathSummary;
+  class PathFunctionRun;
+  const PathSummary &summary(const clang::FunctionDecl *Def,
+                             const Bindings &Binds, unsigned In,
+                             Election Elected);
 
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   PathFlowSpec Spec;
   ArgumentBinder Binder;
-  std::map<std::tuple<const clang::FunctionDecl *, Bindings, unsigned,
-                      Election>,
-           std::unique_ptr<Summary>>
+  SummaryCache<
+      std::tuple<const clang::FunctionDecl *, Bindings, unsigned, Election>,
+      PathSummary>
       Summaries;
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
 };
 
 } // namespace proxyfence

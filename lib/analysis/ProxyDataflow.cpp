@@ -1,6 +1,7 @@
 //===- ProxyDataflow.cpp - proxy dataflow over clang's CFG ----------------------===//
 #include "analysis/ProxyDataflow.h"
 #include "model/ConstantArms.h"
+#include "analysis/CfgReach.h"
 #include "analysis/Dataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -11,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -81,13 +83,267 @@ void setHandoff(State &S, StmtRef At) {
   normalize(S);
 }
 
+/// The arms of template-constant conditions (ConstantArms.h) that one
+/// function's paths take: an instantiation takes the same arm every time.
+class TemplateArms {
+public:
+  TemplateArms(ASTContext &Ctx, const FunctionDecl *Fn) : Ctx(Ctx), Fn(Fn) {}
+
+  /// Keeps the pending entries that took \p Succ's arm of a template-constant
+  /// condition whenever they met it before, and records the arm.
+  void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
+    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, Ctx);
+    if (!Arm)
+      return;
+    State Kept;
+    for (Pending P : St)
+      if (!(P.Arms & Arm->Other)) {
+        P.Arms |= Arm->Took;
+        Kept.push_back(P);
+      }
+    normalize(Kept);
+    St.swap(Kept);
+  }
+
+  /// Whether \p X and \p Y lie in different arms of one template-constant
+  /// condition, which no instantiation both runs.
+  bool otherArms(const Stmt *X, const Stmt *Y) {
+    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
+    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
+    return AX & Swapped;
+  }
+
+private:
+  /// The arms of template-constant `if`s that enclose \p S in the body.
+  uint32_t enclosingArms(const Stmt *S) {
+    if (!Parents)
+      Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
+    uint32_t Arms = 0;
+    for (const Stmt *Child = S, *P = S ? Parents->getParent(S) : nullptr; P;
+         Child = P, P = Parents->getParent(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || (Child != If->getThen() && Child != If->getElse()))
+        continue;
+      if (auto C = Conditions.of(If->getCond(), Ctx)) {
+        bool True = (Child == If->getThen()) != C->second;
+        Arms |= 1u << (2 * C->first + (True ? 0 : 1));
+      }
+    }
+    return Arms;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Fn;
+  ConstantConditions Conditions;
+  std::unique_ptr<ParentMap> Parents;
+};
+
 } // namespace
 
-class Analyzer::FunctionRun {
+/// The role records of one function (Roles.h): each arrive with the
+/// accesses pending there, each wait with the async operations after it.
+/// They pair across the function's paths that never meet, and with the
+/// records lifted from its callees.
+class Analyzer::ProxyFunctionRoles {
 public:
-  FunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
-              Summary &Out)
-      : A(A), Fn(Fn), Binds(B), Out(Out) {}
+  explicit ProxyFunctionRoles(Analyzer &A) : A(A) {}
+
+  /// Index of the arrive \p E, the same for every visit of its statement.
+  unsigned arriveIndex(const Event &E) {
+    return indexOf(E, ArriveIndex, ArriveEvents);
+  }
+  /// Access \p Access is pending at arrive \p Ai, first handed off at
+  /// \p Handoff.
+  void pendingAtArrive(unsigned Ai, unsigned Access, StmtRef Handoff) {
+    if (ArriveSeen.insert({Ai, Access, Handoff.S}).second)
+      ArriveRecs.push_back({Ai, Access, Handoff});
+  }
+  /// Index of the wait \p E, the same for every visit of its statement.
+  unsigned waitIndex(const Event &E) { return indexOf(E, WaitIndex, Waits); }
+  const Event &waitEvent(unsigned K) const { return Waits[K]; }
+  /// The async operation \p E (\p Ordinal of its statement) runs after
+  /// wait \p K.
+  void asyncAfterWait(unsigned K, const Event &E, unsigned Ordinal) {
+    if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
+            .second)
+      WaitAsyncs.push_back({K, E});
+  }
+  /// A callee's role records, lifted to the call site by \p Lift.
+  void lift(const ProxySummary &Sm,
+            llvm::function_ref<Event(const Event &)> Lift) {
+    for (const RoleArrive &R : Sm.RoleArrives) {
+      RoleArrive L = R;
+      L.Arrive = Lift(R.Arrive);
+      L.Access.Mem = Lift(R.Access).Mem;
+      addRoleRecord(LiftedArrives, L);
+    }
+    for (const RoleWait &R : Sm.RoleWaits) {
+      RoleWait L = R;
+      L.Wait = Lift(R.Wait);
+      L.Async.Mem = Lift(R.Async).Mem;
+      if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
+        L.Async.Mem = AliasSet::unknown();
+      addRoleRecord(LiftedWaits, L);
+    }
+  }
+
+  /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
+  /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
+  /// role B waits on the same barrier and issues the async op. No single
+  /// path holds both, so pair each arrive with each wait instead.
+  void matchRoles(CfgReach &Reach, TemplateArms &Arms,
+                  const std::vector<Event> &Accesses,
+                  llvm::function_ref<void(Finding)> Report) {
+    for (unsigned Ai = 0; Ai < ArriveEvents.size(); ++Ai)
+      for (unsigned K = 0; K < Waits.size(); ++K) {
+        const Event &Arr = ArriveEvents[Ai], &Wait = Waits[K];
+        bool Named = Arr.Kind == EffectKind::Barrier;
+        if (Named != (Wait.Kind == EffectKind::Barrier))
+          continue;
+        // Roles are paths that never meet. On one path the dataflow itself
+        // carries the accesses to the wait (and sees the fences between
+        // them); a wait before the arrive on a path is an earlier barrier
+        // instance of the same threads.
+        if (onePath(Reach, Arr.At.S, Wait.At.S))
+          continue;
+        // Arms of one template-constant condition are not two roles: every
+        // thread of an instantiation takes the same one.
+        if (Arms.otherArms(Arr.At.S, Wait.At.S))
+          continue;
+        BarrierId::Match M =
+            Named ? Arr.Id.compare(Wait.Id)
+                  : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
+        if (A.Tracer)
+          for (const ArriveRecord &R : ArriveRecs)
+            for (const auto &[WK, Async] : WaitAsyncs)
+              if (R.Arrive == Ai && WK == K)
+                A.traceRolePair(Arr, Accesses[R.Access], Wait, Async, M);
+        if (M == BarrierId::Match::Different)
+          continue;
+        bool Hazard =
+            llvm::any_of(ArriveRecs,
+                         [&](const ArriveRecord &R) { return R.Arrive == Ai; }) &&
+            llvm::any_of(WaitAsyncs,
+                         [&](const auto &W) { return W.first == K; });
+        if (M == BarrierId::Match::Unknown) {
+          // A blind spot: said in --stats, never guessed into a finding.
+          if (Hazard)
+            A.noteRolePair(Arr, Wait, /*Matched=*/false);
+          continue;
+        }
+        A.noteRolePair(Arr, Wait, /*Matched=*/true);
+        for (const ArriveRecord &R : ArriveRecs) {
+          if (R.Arrive != Ai)
+            continue;
+          const Event &Acc = Accesses[R.Access];
+          for (const auto &[WK, Async] : WaitAsyncs) {
+            if (WK != K || liftedTogether(Wait, Async))
+              continue;
+            for (const Rule *Ru : A.Rules)
+              if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
+                  Acc.Mem.mayAlias(Async.Mem))
+                Report(Finding{Ru, Acc, Async, R.Handoff});
+          }
+        }
+      }
+  }
+
+  /// Role records lifted from callees meet this function's own and each
+  /// other (Roles.h); all of them go up in the summary.
+  void pairAcrossCalls(CfgReach &Reach, const std::vector<Event> &Accesses,
+                       llvm::function_ref<void(Finding)> Report,
+                       ProxySummary &Out) {
+    std::vector<RoleArrive> Arrives;
+    std::vector<RoleWait> WaitRecs;
+    // The role function's own statements, which messages show wherever
+    // the records are lifted to.
+    for (const ArriveRecord &R : ArriveRecs)
+      addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
+                              withOrigin(Accesses[R.Access]), R.Handoff});
+    for (const auto &[K, Async] : WaitAsyncs)
+      if (!liftedTogether(Waits[K], Async))
+        addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
+    size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
+    for (const RoleArrive &R : LiftedArrives)
+      addRoleRecord(Arrives, R);
+    for (const RoleWait &R : LiftedWaits)
+      addRoleRecord(WaitRecs, R);
+    for (size_t I = 0; I < Arrives.size(); ++I)
+      for (size_t J = 0; J < WaitRecs.size(); ++J) {
+        if (I < LocalArrives && J < LocalWaits)
+          continue; // matchRoles' business
+        const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
+        if (onePath(Reach, AS, WS))
+          continue;
+        // Through report(): ends that meet only through what a caller binds
+        // (a kernel class's `Params const &` beside its shared-memory
+        // pointer) are the call sites' to decide.
+        A.pairRoleRecords(Arrives[I], WaitRecs[J],
+                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait),
+                          Report);
+      }
+    Out.RoleArrives = std::move(Arrives);
+    Out.RoleWaits = std::move(WaitRecs);
+  }
+
+private:
+  /// Stable index of a barrier event in \p Events: one statement and place
+  /// (a helper's asm through one call) may reach several barriers.
+  using SyncIndex = std::map<std::pair<const Stmt *, unsigned>,
+                             llvm::SmallVector<unsigned, 1>>;
+  static unsigned indexOf(const Event &E, SyncIndex &Index,
+                          std::vector<Event> &Events) {
+    auto &Same = Index[{E.At.S, E.Loc.getRawEncoding()}];
+    for (unsigned I : Same)
+      if (sameBarrierOperand(Events[I], E))
+        return I;
+    Same.push_back(Events.size());
+    Events.push_back(E);
+    return Events.size() - 1;
+  }
+
+  /// A wait and an async op that one callee performs: its own role records
+  /// pair them, at its statements (lifted here), so they are not paired
+  /// again at the call.
+  static bool liftedTogether(const Event &Wait, const Event &Async) {
+    return Wait.Via && Async.At.S == Wait.At.S;
+  }
+
+  /// Whether one CFG path holds both \p X and \p Y (a statement is on its
+  /// own path: a `bar.sync` is not its own partner).
+  static bool onePath(CfgReach &Reach, const Stmt *X, const Stmt *Y) {
+    return X == Y || Reach.canFollow(X, Y, /*IfUnknown=*/false) ||
+           Reach.canFollow(Y, X, /*IfUnknown=*/false);
+  }
+
+  Analyzer &A;
+  /// Every arrive met (mbarrier arrives and CTA/named barriers).
+  std::vector<Event> ArriveEvents;
+  SyncIndex ArriveIndex;
+  struct ArriveRecord {
+    unsigned Arrive; // into ArriveEvents
+    unsigned Access;
+    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
+  };
+  std::vector<ArriveRecord> ArriveRecs;
+  std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
+  std::vector<Event> Waits;
+  SyncIndex WaitIndex;
+  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
+  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
+      WaitAsyncSeen;
+  /// Role records of callees, lifted to their call sites here.
+  std::vector<RoleArrive> LiftedArrives;
+  std::vector<RoleWait> LiftedWaits;
+};
+
+/// The proxy dataflow over one function's CFG, with the role records
+/// (ProxyFunctionRoles) it meets on the way; fills the function's summary.
+class Analyzer::ProxyFunctionRun {
+public:
+  ProxyFunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
+                   ProxySummary &Out)
+      : A(A), Fn(Fn), Binds(B), Out(Out), Arms(A.Ctx, Fn), Roles(A) {}
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
@@ -95,15 +351,7 @@ public:
       return; // Out stays transparent: incoming survives, nothing exposed.
     if (A.Counted.insert(Fn).second)
       ++A.Stats.Functions;
-    Graph = G.get();
-    Blocks.resize(G->getNumBlockIDs());
-    for (const CFGBlock *B : *G) {
-      Blocks[B->getBlockID()] = B;
-      unsigned I = 0;
-      for (const CFGElement &El : *B)
-        if (auto CS = El.getAs<CFGStmt>())
-          Position.try_emplace(CS->getStmt(), B->getBlockID(), I++);
-    }
+    Reach.emplace(*G);
     std::vector<State> In = solveForward(
         *G, State{Pending{Incoming, {}}},
         [&](const Stmt *S, State &St) { transfer(S, St); },
@@ -111,7 +359,7 @@ public:
         [&](const CFGBlock &Blk, unsigned Succ, State &St) {
           if (!Binds.feasible(Blk, Succ, A.Ctx))
             return false;
-          sameArm(Blk, Succ, St);
+          Arms.sameArm(Blk, Succ, St);
           return true;
         });
 
@@ -128,11 +376,12 @@ public:
         if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
           Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
       } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
-        Out.ExitWaits.push_back(Waits[P.Access - WaitTokenBase]);
+        Out.ExitWaits.push_back(Roles.waitEvent(P.Access - WaitTokenBase));
       }
     }
-    matchRoles();
-    pairAcrossCalls();
+    auto Report = [this](Finding F) { report(std::move(F)); };
+    Roles.matchRoles(*Reach, Arms, Accesses, Report);
+    Roles.pairAcrossCalls(*Reach, Accesses, Report, Out);
     if (A.Tracer)
       traceEndings();
   }
@@ -163,42 +412,50 @@ private:
       if (P.Access == Incoming) {
         if (!Fn->hasAttr<CUDAGlobalAttr>())
           T.say(Head + "what callers of '" + Fn->getNameAsString() +
-              "' leave unfenced reaches it; checked at their calls");
+                "' leave unfenced reaches it; checked at their calls");
       } else if (!isAccess(P.Access)) {
-        const Event &W = Waits[P.Access - WaitTokenBase];
+        const Event &W = Roles.waitEvent(P.Access - WaitTokenBase);
         T.say(Head + "follows the " + Trace::describeSync(W) + " at " +
               T.where(W.At.S->getBeginLoc()) +
               ": other roles' accesses meet it through that barrier");
-      } else if (const Event &Acc = Accesses[P.Access]; !Acc.Mem.mayAlias(E.Mem)) {
+      } else if (!Accesses[P.Access].Mem.mayAlias(E.Mem)) {
         ++Apart;
       } else {
-        bool Ruled = false;
-        // Memory that meets only through parameters: each call decides.
-        bool Deferred = !Fn->hasAttr<CUDAGlobalAttr>() &&
-                        !Acc.Mem.mayAliasLocally(E.Mem);
-        for (const Rule *R : A.Rules)
-          if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E)) {
-            Ruled = true;
-            T.say(Head + T.describe(Acc) + " reaches it with no proxy fence" +
-                  (P.Handoff ? " (across the barrier at " +
-                                   T.where(P.Handoff.S->getBeginLoc()) + ")"
-                             : std::string()) +
-                  (Deferred ? ": the two meet only through what callers of '" +
-                                  Fn->getNameAsString() +
-                                  "' pass; each call decides [" +
-                                  std::string(R->Name) + "]"
-                            : ": a hazard [" + std::string(R->Name) + "]"));
-          }
-        if (!Ruled)
-          T.say(Head + T.describe(Acc) +
-                " reaches it with no proxy fence; no rule pairs the two "
-                "(not a hazard)");
+        traceAccess(T, Head, Accesses[P.Access], E, P.Handoff);
       }
     }
     if (Apart)
       T.say(Head + std::to_string(Apart) +
             " other unfenced accesses reach it; their memory does not "
             "overlap its own");
+  }
+
+  /// --trace: access \p Acc reaches the traced operation \p E unfenced.
+  void traceAccess(Trace &T, const std::string &Head, const Event &Acc,
+                   const Event &E, StmtRef Handoff) {
+    // Memory that meets only through parameters: each call decides.
+    bool Deferred =
+        !Fn->hasAttr<CUDAGlobalAttr>() && !Acc.Mem.mayAliasLocally(E.Mem);
+    std::string Across =
+        Handoff ? " (across the barrier at " +
+                      T.where(Handoff.S->getBeginLoc()) + ")"
+                : std::string();
+    bool Ruled = false;
+    for (const Rule *R : A.Rules)
+      if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E)) {
+        Ruled = true;
+        T.say(Head + T.describe(Acc) + " reaches it with no proxy fence" +
+              Across +
+              (Deferred ? ": the two meet only through what callers of '" +
+                              Fn->getNameAsString() +
+                              "' pass; each call decides [" +
+                              std::string(R->Name) + "]"
+                        : ": a hazard [" + std::string(R->Name) + "]"));
+      }
+    if (!Ruled)
+      T.say(Head + T.describe(Acc) +
+            " reaches it with no proxy fence; no rule pairs the two "
+            "(not a hazard)");
   }
 
   /// --trace: accesses of the traced operations' memory that a fence or a
@@ -212,184 +469,9 @@ private:
                 T.describe(Accesses[Access]) + ": " + How);
   }
 
-  /// Keeps the pending entries that took \p Succ's arm of a template-constant
-  /// condition whenever they met it before, and records the arm.
-  void sameArm(const CFGBlock &B, unsigned Succ, State &St) {
-    std::optional<ArmBits> Arm = Conditions.armOf(B, Succ, A.Ctx);
-    if (!Arm)
-      return;
-    State Kept;
-    for (Pending P : St)
-      if (!(P.Arms & Arm->Other)) {
-        P.Arms |= Arm->Took;
-        Kept.push_back(P);
-      }
-    normalize(Kept);
-    St.swap(Kept);
-  }
-
-  /// The arms of template-constant `if`s that enclose \p S in the body.
-  uint32_t enclosingArms(const Stmt *S) {
-    if (!Parents)
-      Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
-    uint32_t Arms = 0;
-    for (const Stmt *Child = S, *P = S ? Parents->getParent(S) : nullptr; P;
-         Child = P, P = Parents->getParent(P)) {
-      const auto *If = dyn_cast<IfStmt>(P);
-      if (!If || (Child != If->getThen() && Child != If->getElse()))
-        continue;
-      if (auto C = Conditions.of(If->getCond(), A.Ctx)) {
-        bool True = (Child == If->getThen()) != C->second;
-        Arms |= 1u << (2 * C->first + (True ? 0 : 1));
-      }
-    }
-    return Arms;
-  }
-  /// Whether \p X and \p Y lie in different arms of one template-constant
-  /// condition, which no instantiation both runs.
-  bool otherArms(const Stmt *X, const Stmt *Y) {
-    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
-    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
-    return AX & Swapped;
-  }
-
-  /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
-  /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
-  /// role B waits on the same barrier and issues the async op. No single
-  /// path holds both, so pair each arrive with each wait instead.
-  void matchRoles() {
-    for (unsigned Ai = 0; Ai < ArriveEvents.size(); ++Ai)
-      for (unsigned K = 0; K < Waits.size(); ++K) {
-        const Event &Arr = ArriveEvents[Ai], &Wait = Waits[K];
-        bool Named = Arr.Kind == EffectKind::Barrier;
-        if (Named != (Wait.Kind == EffectKind::Barrier))
-          continue;
-        // Roles are paths that never meet. On one path the dataflow itself
-        // carries the accesses to the wait (and sees the fences between
-        // them); a wait before the arrive on a path is an earlier barrier
-        // instance of the same threads.
-        if (reaches(Arr.At.S, Wait.At.S) || reaches(Wait.At.S, Arr.At.S))
-          continue;
-        // Arms of one template-constant condition are not two roles: every
-        // thread of an instantiation takes the same one.
-        if (otherArms(Arr.At.S, Wait.At.S))
-          continue;
-        BarrierId::Match M =
-            Named ? Arr.Id.compare(Wait.Id)
-                  : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
-        if (A.Tracer)
-          for (const ArriveRecord &R : ArriveRecs)
-            for (const auto &[WK, Async] : WaitAsyncs)
-              if (R.Arrive == Ai && WK == K)
-                A.traceRolePair(Arr, Accesses[R.Access], Wait, Async, M);
-        if (M == BarrierId::Match::Different)
-          continue;
-        bool Hazard =
-            llvm::any_of(ArriveRecs,
-                         [&](const ArriveRecord &R) { return R.Arrive == Ai; }) &&
-            llvm::any_of(WaitAsyncs,
-                         [&](const auto &W) { return W.first == K; });
-        if (M == BarrierId::Match::Unknown) {
-          // A blind spot: said in --stats, never guessed into a finding.
-          if (Hazard)
-            A.noteRolePair(Arr, Wait, /*Matched=*/false);
-          continue;
-        }
-        A.noteRolePair(Arr, Wait, /*Matched=*/true);
-        for (const ArriveRecord &R : ArriveRecs) {
-          if (R.Arrive != Ai)
-            continue;
-          const Event &Acc = Accesses[R.Access];
-          for (const auto &[WK, Async] : WaitAsyncs) {
-            if (WK != K)
-              continue;
-            if (liftedTogether(Wait, Async))
-              continue;
-            for (const Rule *Ru : A.Rules)
-              if (Ru->MatchesAccess(Acc.Kind) && Ru->MatchesAsync(Async) &&
-                  Acc.Mem.mayAlias(Async.Mem))
-                report(Finding{Ru, Acc, Async, R.Handoff});
-          }
-        }
-      }
-  }
-
-  /// A wait and an async op that one callee performs: its own role records
-  /// pair them, at its statements (lifted here), so they are not paired
-  /// again at the call.
-  static bool liftedTogether(const Event &Wait, const Event &Async) {
-    return Wait.Via && Async.At.S == Wait.At.S;
-  }
-
-  /// Role records lifted from callees meet this function's own and each
-  /// other (Roles.h); all of them go up in the summary.
-  void pairAcrossCalls() {
-    std::vector<RoleArrive> Arrives;
-    std::vector<RoleWait> WaitRecs;
-    // The role function's own statements, which messages show wherever
-    // the records are lifted to.
-    for (const ArriveRecord &R : ArriveRecs)
-      addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
-                              withOrigin(Accesses[R.Access]), R.Handoff});
-    for (const auto &[K, Async] : WaitAsyncs)
-      if (!liftedTogether(Waits[K], Async))
-        addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
-    size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
-    for (const RoleArrive &R : LiftedArrives)
-      addRoleRecord(Arrives, R);
-    for (const RoleWait &R : LiftedWaits)
-      addRoleRecord(WaitRecs, R);
-    for (size_t I = 0; I < Arrives.size(); ++I)
-      for (size_t J = 0; J < WaitRecs.size(); ++J) {
-        if (I < LocalArrives && J < LocalWaits)
-          continue; // matchRoles' business
-        const Stmt *AS = Arrives[I].Arrive.At.S, *WS = WaitRecs[J].Wait.At.S;
-        if (reaches(AS, WS) || reaches(WS, AS))
-          continue;
-        // Through report(): ends that meet only through what a caller binds
-        // (a kernel class's `Params const &` beside its shared-memory
-        // pointer) are the call sites' to decide.
-        A.pairRoleRecords(Arrives[I], WaitRecs[J],
-                          sameRoleBarrier(Arrives[I].Arrive, WaitRecs[J].Wait),
-                          [this](Finding F) { report(std::move(F)); });
-      }
-    Out.RoleArrives = std::move(Arrives);
-    Out.RoleWaits = std::move(WaitRecs);
-  }
-
-  /// Whether some CFG path leads from statement \p From to \p To (a
-  /// statement is on its own path: a `bar.sync` is not its own partner).
-  bool reaches(const Stmt *From, const Stmt *To) {
-    if (From == To)
-      return true;
-    auto F = Position.find(From), T = Position.find(To);
-    if (F == Position.end() || T == Position.end())
-      return false;
-    auto [FB, FI] = F->second;
-    auto [TB, TI] = T->second;
-    if (FB == TB && FI < TI)
-      return true;
-    auto &Seen = Reachable[FB];
-    if (Seen.empty()) {
-      Seen.assign(Graph->getNumBlockIDs(), false);
-      std::vector<const CFGBlock *> Work{Blocks[FB]};
-      while (!Work.empty()) {
-        const CFGBlock *B = Work.back();
-        Work.pop_back();
-        for (const CFGBlock *Succ : B->succs())
-          if (Succ && !Seen[Succ->getBlockID()]) {
-            Seen[Succ->getBlockID()] = true;
-            Work.push_back(Succ);
-          }
-      }
-    }
-    return Seen[TB];
-  }
-
   /// Records the accesses pending at an arrive (mbarrier or named barrier).
   void arrive(const Event &E, const State &St) {
-    bool New = false;
-    unsigned Ai = indexOf(E, ArriveIndex, ArriveEvents, New);
+    unsigned Ai = Roles.arriveIndex(E);
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
         if (ExposedArrives.insert(Ai).second)
@@ -399,34 +481,13 @@ private:
         // path: an earlier arrive (the consumer's "empty" arrive) already
         // needs it, and a fence there covers this arrive too.
         StmtRef Handoff = P.Handoff ? P.Handoff : E.At;
-        if (ArriveSeen.insert({Ai, P.Access, Handoff.S}).second)
-          ArriveRecs.push_back({Ai, P.Access, Handoff});
+        Roles.pendingAtArrive(Ai, P.Access, Handoff);
       }
     }
   }
 
-  /// Stable index of a barrier event in \p Events: one statement and place
-  /// (a helper's asm through one call) may reach several barriers.
-  using SyncIndex =
-      std::map<std::pair<const Stmt *, unsigned>, llvm::SmallVector<unsigned, 1>>;
-  static unsigned indexOf(const Event &E, SyncIndex &Index,
-                          std::vector<Event> &Events, bool &New) {
-    auto &Same = Index[{E.At.S, E.Loc.getRawEncoding()}];
-    for (unsigned I : Same)
-      if (sameBarrierOperand(Events[I], E)) {
-        New = false;
-        return I;
-      }
-    New = true;
-    Same.push_back(Events.size());
-    Events.push_back(E);
-    return Events.size() - 1;
-  }
-
   void wait(const Event &E, State &St) {
-    bool New = false;
-    unsigned K = indexOf(E, WaitIndex, Waits, New);
-    St.push_back(Pending{WaitTokenBase + K, {}});
+    St.push_back(Pending{WaitTokenBase + Roles.waitIndex(E), {}});
     normalize(St);
   }
 
@@ -439,12 +500,12 @@ private:
                    St);
   }
 
-  void applySummary(const Summary &Sm, const CallSite &C, State &St) {
+  void applySummary(const ProxySummary &Sm, const CallSite &C, State &St) {
     StmtRef Here{C.Site, Fn};
     auto lift = [&](const Event &Inner) { return A.Events.lift(Inner, C, Fn); };
     // 1. Async operations the callee issues before any fence of its own.
     for (size_t I = 0; I < Sm.UpwardAsync.size(); ++I) {
-      const Summary::ExposedAsync &U = Sm.UpwardAsync[I];
+      const ProxySummary::ExposedAsync &U = Sm.UpwardAsync[I];
       Event E = lift(U.E);
       if (A.Tracer && A.Tracer->targets(U.E))
         A.Tracer->mark(E);
@@ -473,20 +534,7 @@ private:
     for (const Event &Arr : Sm.Arrives)
       arrive(lift(Arr), St);
     A.Called.insert(C.Def);
-    for (const RoleArrive &R : Sm.RoleArrives) {
-      RoleArrive L = R;
-      L.Arrive = lift(R.Arrive);
-      L.Access.Mem = lift(R.Access).Mem;
-      addRoleRecord(LiftedArrives, L);
-    }
-    for (const RoleWait &R : Sm.RoleWaits) {
-      RoleWait L = R;
-      L.Wait = lift(R.Wait);
-      L.Async.Mem = lift(R.Async).Mem;
-      if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
-        L.Async.Mem = AliasSet::unknown();
-      addRoleRecord(LiftedWaits, L);
-    }
+    Roles.lift(Sm, lift);
     // 2. The callee's fences and barriers act on what is pending here.
     if (!Sm.IncomingSurvives) {
       noteEnded(St, [&] {
@@ -495,12 +543,11 @@ private:
                ", which fences on every path";
       });
       St.clear();
-    }
-    else if (Sm.IncomingCrossesBarrier)
+    } else if (Sm.IncomingCrossesBarrier)
       setHandoff(St, Here);
     // 3. Accesses the callee leaves unfenced.
     unsigned Ordinal = 0;
-    for (const Summary::ExposedAccess &D : Sm.DownwardAccesses) {
+    for (const ProxySummary::ExposedAccess &D : Sm.DownwardAccesses) {
       Event E = lift(D.E);
       if (E.Mem.empty())
         continue;
@@ -584,9 +631,7 @@ private:
       }
       if (!isAccess(P.Access)) {
         unsigned K = P.Access - WaitTokenBase;
-        if (WaitAsyncSeen.insert({K, E.At.S, E.Loc.getRawEncoding(), Ordinal})
-                .second)
-          WaitAsyncs.push_back({K, E});
+        Roles.asyncAfterWait(K, E, Ordinal);
         continue;
       }
       const Event &Acc = Accesses[P.Access];
@@ -620,43 +665,21 @@ private:
   Analyzer &A;
   const FunctionDecl *Fn;
   const Bindings &Binds;
-  Summary &Out;
-  ConstantConditions Conditions;
-  std::unique_ptr<ParentMap> Parents;
+  ProxySummary &Out;
+  TemplateArms Arms;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *,
                       unsigned, const Stmt *>>
       DeferredSeen;
-  const CFG *Graph = nullptr;
-  std::vector<const CFGBlock *> Blocks; // by ID
-  /// Block and index of each statement of the CFG.
-  std::map<const Stmt *, std::pair<unsigned, unsigned>> Position;
-  std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
-  /// Every arrive met (mbarrier arrives and CTA/named barriers).
-  std::vector<Event> ArriveEvents;
-  SyncIndex ArriveIndex;
-  struct ArriveRecord {
-    unsigned Arrive; // into ArriveEvents
-    unsigned Access;
-    StmtRef Handoff; // the access's first hand-off: this arrive or earlier
-  };
-  std::vector<ArriveRecord> ArriveRecs;
-  std::set<std::tuple<unsigned, unsigned, const Stmt *>> ArriveSeen;
-  std::set<unsigned> ExposedArrives; // into ArriveEvents
-  std::vector<Event> Waits;
-  SyncIndex WaitIndex;
-  std::vector<std::pair<unsigned, Event>> WaitAsyncs;
-  /// Role records of callees, lifted to their call sites here.
-  std::vector<RoleArrive> LiftedArrives;
-  std::vector<RoleWait> LiftedWaits;
-  std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
-      WaitAsyncSeen;
+  std::set<unsigned> ExposedArrives; // arrive indices (ProxyFunctionRoles)
   /// --trace: accesses ended by a fence (and how), traced operations met.
   std::set<std::pair<unsigned, std::string>> Ended;
   std::set<std::pair<const Stmt *, unsigned>> TracedAsyncs;
   std::vector<Event> Traced;
+  std::optional<CfgReach> Reach; // once the CFG is built
+  ProxyFunctionRoles Roles;
 };
 
 namespace {
@@ -701,13 +724,14 @@ void shapeOf(const Event &E, llvm::ArrayRef<const Rule *> Rules,
 /// What a summary exports, without the places: two functions with equal
 /// keys look the same to their callers (the two classes a
 /// `conditional_t<C, A, B>` chooses from, overloads of one store helper).
-std::string effectShape(const Summary &S, llvm::ArrayRef<const Rule *> Rules) {
+std::string effectShape(const ProxySummary &S,
+                        llvm::ArrayRef<const Rule *> Rules) {
   std::string Out;
-  for (const Summary::ExposedAsync &A : S.UpwardAsync) {
+  for (const ProxySummary::ExposedAsync &A : S.UpwardAsync) {
     Out += A.AfterBarrier ? "a!" : "a";
     shapeOf(A.E, Rules, Out);
   }
-  for (const Summary::ExposedAccess &A : S.DownwardAccesses) {
+  for (const ProxySummary::ExposedAccess &A : S.DownwardAccesses) {
     Out += A.Handoff.S ? "d!" : "d";
     shapeOf(A.E, Rules, Out);
   }
@@ -736,7 +760,7 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
       Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
   Events.setNoEffect([this](const FunctionDecl *Def) {
-    const Summary &S = analyze(Def);
+    const ProxySummary &S = analyze(Def);
     return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
            S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
            S.RoleArrives.empty() && S.RoleWaits.empty() &&
@@ -755,23 +779,17 @@ const AnalysisStats &Analyzer::stats() {
 }
 Analyzer::~Analyzer() = default;
 
-const Summary &Analyzer::analyze(const FunctionDecl *Fn, const Bindings &B) {
-  if (!B.empty() && Specialising.lookup(Fn))
+const ProxySummary &Analyzer::analyze(const FunctionDecl *Fn,
+                                      const Bindings &B) {
+  if (!B.empty() && Summaries.inProgress(Fn))
     return analyze(Fn, Bindings());
-  auto Key = std::make_pair(Fn, B);
-  auto It = Summaries.find(Key);
-  if (It != Summaries.end())
-    return *It->second; // done, or in progress (recursion: transparent)
-  Summaries[Key] = std::make_unique<Summary>();
-  Summary Result;
-  // Template patterns too: those are analysed as written (DependentCalls.h).
-  if (Fn->getBody()) {
-    ++Specialising[Fn];
-    FunctionRun(*this, Fn, B, Result).run();
-    --Specialising[Fn];
-  }
-  *Summaries[Key] = std::move(Result);
-  return *Summaries[Key];
+  return Summaries.get(
+      std::make_pair(Fn, B), Fn, [](ProxySummary &) {}, // seed: transparent
+      [&](ProxySummary &Result) {
+        // Template patterns too: analysed as written (DependentCalls.h).
+        if (Fn->getBody())
+          ProxyFunctionRun(*this, Fn, B, Result).run();
+      });
 }
 
 void AnalysisStats::add(const AnalysisStats &O) {

@@ -17,6 +17,7 @@
 #include "model/Events.h"
 #include "analysis/Roles.h"
 #include "analysis/ProxyRule.h"
+#include "analysis/SummaryCache.h"
 #include "analysis/Trace.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -39,7 +40,7 @@ struct Finding {
   StmtRef Handoff; // barrier between them, where writers fence; or none
 };
 
-struct Summary {
+struct ProxySummary {
   struct ExposedAsync {
     Event E;
     bool AfterBarrier = false; // a barrier precedes it inside the callee
@@ -103,8 +104,8 @@ public:
 
   /// Analyses \p Fn (a definition) if not done yet, specialised on the
   /// constant arguments \p B (Bindings.h); returns its summary.
-  const Summary &analyze(const clang::FunctionDecl *Fn,
-                         const Bindings &B = Bindings());
+  const ProxySummary &analyze(const clang::FunctionDecl *Fn,
+                              const Bindings &B = Bindings());
   /// Findings of every function analysed so far, deduplicated.
   const std::vector<Finding> &findings() const { return Findings; }
   /// Also collects the extractor's unresolved template calls.
@@ -126,8 +127,10 @@ public:
   void setTrace(Trace *T) { Tracer = T; }
 
 private:
-  class FunctionRun;
-  friend class FunctionRun;
+  class ProxyFunctionRun;
+  class ProxyFunctionRoles;
+  friend class ProxyFunctionRun;
+  friend class ProxyFunctionRoles;
   void addFinding(Finding F);
   void noteRolePair(const Event &Arrive, const Event &Wait, bool Matched);
   /// For --trace: a role pair of an access and a traced async operation.
@@ -147,12 +150,8 @@ private:
   clang::ASTContext &Ctx;
   std::vector<const Rule *> Rules;
   MemoryModel Memory;
-  std::map<std::pair<const clang::FunctionDecl *, Bindings>,
-           std::unique_ptr<Summary>>
+  SummaryCache<std::pair<const clang::FunctionDecl *, Bindings>, ProxySummary>
       Summaries;
-  /// Specialisations in progress per function: a recursive call gets the
-  /// unspecialised summary, so that constants cannot unfold it forever.
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> Specialising;
   llvm::DenseSet<const clang::FunctionDecl *> Counted; // in Stats.Functions
   ArgumentBinder Binder;
   std::vector<Finding> Findings;

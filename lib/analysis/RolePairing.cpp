@@ -128,7 +128,7 @@ void Analyzer::pairSiblingRoles(llvm::ArrayRef<const FunctionDecl *> Roots) {
       for (const FunctionDecl *G : Fns) {
         if (F == G)
           continue;
-        const Summary &SF = analyze(F), &SG = analyze(G);
+        const ProxySummary &SF = analyze(F), &SG = analyze(G);
         for (const RoleArrive &Arr : SF.RoleArrives)
           for (const RoleWait &Wait : SG.RoleWaits)
             pairRoleRecords(

@@ -1,5 +1,6 @@
 //===- BlindSpots.cpp - device code the analysis could not see -------------===//
 #include "report/BlindSpots.h"
+#include "report/ProjectCodeVisitor.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -96,18 +97,17 @@ StubPart classify(const Stmt *S) {
   return StubPart::No;
 }
 
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public ProjectCodeVisitor<Collector> {
 public:
   Collector(ASTContext &Ctx, const std::function<bool(SourceLocation)> &Counted,
             llvm::ArrayRef<SourceLocation> Errors)
-      : SM(Ctx.getSourceManager()), Counted(Counted) {
+      : ProjectCodeVisitor(Ctx.getSourceManager()), Counted(Counted) {
     for (SourceLocation L : Errors)
       if (L.isValid())
         ErrorLocs.push_back(SM.getExpansionLoc(L));
   }
   BlindSpots Result;
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitGCCAsmStmt(GCCAsmStmt *A) {
     SourceLocation L = SM.getExpansionLoc(A->getAsmLoc());
     if (L.isInvalid() || !Counted(L) || !SeenAsm.insert(L.getRawEncoding()).second)
@@ -115,12 +115,6 @@ public:
     for (const char *Kind : asmKinds(A->getAsmString()))
       ++Result.AsmKinds[Kind];
     return true;
-  }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
@@ -190,7 +184,6 @@ private:
     return false;
   }
 
-  SourceManager &SM;
   const std::function<bool(SourceLocation)> &Counted;
   std::vector<SourceLocation> ErrorLocs;
   std::set<unsigned> Seen, SeenAsm;

@@ -4,6 +4,7 @@
 #include "rules/FenceClobber.h"
 #include "rules/MbarrierInit.h"
 #include "report/Output.h"
+#include "report/ProjectCodeVisitor.h"
 #include "frontend/ProjectFiles.h"
 #include "proxyfence/Rules.h"
 #include "report/Suppressions.h"
@@ -49,21 +50,14 @@ std::string findingKey(const SourceManager &SM, const Finding &F) {
 /// template, or a member of a class template, written in the main file and
 /// never instantiated there is analysed as written (its pattern); one with
 /// instantiations is analysed through those.
-class RootCollector : public RecursiveASTVisitor<RootCollector> {
+class RootCollector : public ProjectCodeVisitor<RootCollector> {
 public:
   RootCollector(SourceManager &SM, std::function<bool(SourceLocation)> Editable,
                 std::function<bool(SourceLocation)> PatternScope)
-      : SM(SM), Editable(std::move(Editable)),
+      : ProjectCodeVisitor(SM), Editable(std::move(Editable)),
         PatternScope(std::move(PatternScope)) {}
   std::vector<const FunctionDecl *> Roots;
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
       return true;
@@ -103,7 +97,6 @@ public:
   }
 
 private:
-  SourceManager &SM;
   std::function<bool(SourceLocation)> Editable;
   std::function<bool(SourceLocation)> PatternScope;
   std::vector<const FunctionDecl *> Patterns;

@@ -69,7 +69,7 @@ public:
   }
 
 private:
-  struct Summary {
+  struct PtxFunctionSummary {
     bool IncomingSurvives = true;
     RefList Upward;    // async operations reached with the incoming state
     RefList Downward;  // accesses pending at the exit
@@ -80,7 +80,7 @@ private:
     std::vector<std::vector<ptx::Effect>> Effects;
     std::vector<int> Callees;
     enum { NotStarted, Running, Done } Status = NotStarted;
-    Summary S;
+    PtxFunctionSummary S;
   };
 
   const ptx::Module &M;
@@ -97,14 +97,14 @@ private:
     return Fns[R.Fn].Effects[R.Index][R.Effect];
   }
 
-  const Summary &summary(unsigned F) {
-    static const Summary Transparent;
+  const PtxFunctionSummary &summary(unsigned F) {
+    static const PtxFunctionSummary Transparent;
     FnData &D = Fns[F];
     if (D.Status == FnData::Running)
       return Transparent; // recursion: what the callee does is not known yet
     if (D.Status == FnData::NotStarted) {
       D.Status = FnData::Running;
-      Summary S = FunctionRun(*this, F).run();
+      PtxFunctionSummary S = PtxFunctionRun(*this, F).run();
       Fns[F].S = std::move(S);
       Fns[F].Status = FnData::Done;
     }
@@ -119,11 +119,11 @@ private:
   /// The dataflow over one function. The state is a bit vector over the
   /// function's universe: bit 0 the incoming state, then its own accesses
   /// and mbarrier waits and those its callees leave pending.
-  class FunctionRun {
+  class PtxFunctionRun {
   public:
-    FunctionRun(ModuleChecker &C, unsigned F) : C(C), F(F), D(C.Fns[F]) {}
+    PtxFunctionRun(ModuleChecker &C, unsigned F) : C(C), F(F), D(C.Fns[F]) {}
 
-    Summary run() {
+    PtxFunctionSummary run() {
       // Callee summaries first: what they leave pending joins the universe.
       for (int Callee : D.Callees)
         if (Callee >= 0)
@@ -131,7 +131,7 @@ private:
       Refs.push_back({~0u, 0, 0}); // Incoming
       for (unsigned I = 0; I < D.Effects.size(); ++I) {
         if (D.Callees[I] >= 0) {
-          const Summary &S = C.summary(D.Callees[I]);
+          const PtxFunctionSummary &S = C.summary(D.Callees[I]);
           for (const RefList *L : {&S.Downward, &S.ExitWaits})
             for (const PtxRef &R : *L)
               add(R);
@@ -158,7 +158,7 @@ private:
     ModuleChecker &C;
     unsigned F;
     const FnData &D;
-    Summary Out;
+    PtxFunctionSummary Out;
     std::vector<PtxRef> Refs; // the universe
     std::map<PtxRef, unsigned> Id;
     llvm::BitVector IsWait, IsAccess;
@@ -176,7 +176,7 @@ private:
         Refs.push_back(R);
     }
 
-    Summary solve() {
+    PtxFunctionSummary solve() {
       ptx::Cfg G = ptx::buildCfg(C.M.Functions[F]);
       if (G.Blocks.empty())
         return Out;
@@ -274,7 +274,7 @@ private:
       }
     }
 
-    void call(const Summary &Callee, llvm::BitVector &S) {
+    void call(const PtxFunctionSummary &Callee, llvm::BitVector &S) {
       for (const PtxRef &U : Callee.Upward)
         check(U, S);
       for (const PtxRef &A : Callee.Arrives)

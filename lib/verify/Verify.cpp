@@ -348,202 +348,54 @@ bool checkSass(Tools &T, StringRef Name, StringRef Arch, StringRef PtxPath,
 }
 
 //===----------------------------------------------------------------------===//
-// One translation unit
+// One translation unit, layer by layer
 //===----------------------------------------------------------------------===//
 
-class UnitVerifier {
-public:
-  UnitVerifier(const VerifyUnit &U, const VerifyOptions &Opts, Tools &T,
-               llvm::raw_ostream &Out, llvm::raw_ostream &Err)
-      : U(U), Opts(Opts), T(T), Out(Out), Err(Err),
-        Arch(targetArch(U.Command, Opts.Arch)) {}
-
-  /// Findings whose fix was undone.
-  unsigned RolledBack = 0;
-
-  /// Layers 1 and 2; then, with \p OwnHarness, layer 3 on the file's own
-  /// harness if it has one.
-  bool run(bool OwnHarness) {
-    if (std::error_code EC =
-            llvm::sys::fs::createUniqueDirectory("proxyfence-verify", Dir)) {
-      err() << "proxyfence: verify: error: cannot create a temporary "
-            << "directory: " << EC.message() << "\n";
-      return false;
-    }
-    bool Ok = verify();
-    if (Ok && OwnHarness)
-      Ok = runOwnHarness();
-    if (Keep)
-      err() << "proxyfence: verify: " << U.Name << ": PTX kept at " << PtxPath
-            << "\n";
-    else
-      llvm::sys::fs::remove_directories(Dir);
-    return Ok;
-  }
-
-private:
+/// What the layers of one unit's verification share.
+struct UnitContext {
   const VerifyUnit &U;
   const VerifyOptions &Opts;
   Tools &T;
   llvm::raw_ostream &Out, &Err;
   std::string Arch;
-  llvm::SmallString<256> Dir;
+  llvm::SmallString<256> Dir; // the temporary directory
+  std::string PtxPath;
+  bool Keep = false; // keep the PTX for a failure report
 
   /// Messages in order with what went to Out before.
   llvm::raw_ostream &err() {
     Out.flush();
     return Err;
   }
+};
 
-  std::string PtxPath;
-  bool Keep = false;   // keep the PTX for a failure report
-  std::string Verdict; // printed once every check passed
+/// Layer 2: the PTX nvcc wrote, checked for the file (no findings known) or
+/// finding by finding; then, where cuobjdump exists, the SASS.
+class PtxLayer {
+public:
+  explicit PtxLayer(UnitContext &C)
+      : C(C), U(C.U), Opts(C.Opts), Out(C.Out), Arch(C.Arch),
+        PtxPath(C.PtxPath), Keep(C.Keep) {}
 
-  bool verify() {
-    llvm::SmallString<256> Ptx(Dir), Log(Dir);
-    llvm::sys::path::append(Ptx, llvm::sys::path::stem(U.File) + ".ptx");
-    llvm::sys::path::append(Log, "nvcc.log");
-    PtxPath = std::string(Ptx);
-    DeviceOptions DO{Opts.Arch, Opts.CudaPath};
-    std::vector<std::string> Cmd = nvccPtxCommand(U.Command, U.File, DO, Ptx);
-    Cmd[0] = T.Nvcc;
-    std::string Why;
-    int RC = runTool(Cmd, Log, Why);
-    if (RC != 0) {
-      std::string Text = readFile(Log);
-      if (RC < 0)
-        Text += Why;
-      if (U.Originals.empty()) {
-        err() << "proxyfence: verify: " << U.Name << ": FAILED: does not "
-              << "compile with nvcc for " << Arch << ":\n"
-              << excerpt(Text);
-      } else {
-        err() << "proxyfence: verify: " << U.Name << ": FAILED: the fixed "
-              << "file does not compile with nvcc for " << Arch << ":\n"
-              << excerpt(Text);
-        rollBack();
-      }
-      return false;
-    }
-    auto Buf = llvm::MemoryBuffer::getFile(Ptx, /*IsText=*/true);
-    if (!Buf) {
-      err() << "proxyfence: verify: " << U.Name << ": FAILED: nvcc wrote no "
-            << "PTX\n";
-      return false;
-    }
-    auto Mod = ptx::parseModule((*Buf)->getBuffer());
-    if (!Mod) {
-      Keep = true;
-      err() << "proxyfence: verify: " << U.Name << ": FAILED: cannot read the "
-            << "PTX nvcc wrote: " << llvm::toString(Mod.takeError()) << "\n";
-      return false;
-    }
-    bool Ok = U.Sites.empty() ? checkFile(*Mod) : checkFindings(*Mod);
+  bool check(const ptx::Module &M) {
+    bool Ok = U.Sites.empty() ? checkFile(M) : checkFindings(M);
     if (Ok && !Targets.empty())
-      Ok = checkSass(T, U.Name, Arch, PtxPath, Dir, Targets, Out, Err);
+      Ok = checkSass(C.T, U.Name, Arch, PtxPath, C.Dir, Targets, Out, C.Err);
     if (Ok)
       Out << Verdict;
     return Ok;
   }
 
-  /// Builds \p Src into an executable in the temporary directory; empty
-  /// when it does not build. \p NoMain: it failed only for want of main().
-  std::string buildExecutable(StringRef Src, StringRef Tag,
-                              StringRef IncludeDir, bool &NoMain) {
-    llvm::SmallString<256> Exe(Dir), Log(Dir);
-    llvm::sys::path::append(Exe, Tag);
-    llvm::sys::path::append(Log, Tag + ".build.log");
-    DeviceOptions DO{Opts.Arch, Opts.CudaPath};
-    std::vector<std::string> Cmd = nvccExecutableCommand(U.Command, Src, DO, Exe);
-    Cmd[0] = T.Nvcc;
-    if (!IncludeDir.empty()) // the copy's quoted includes: the original's dir
-      Cmd.insert(Cmd.begin() + 1, {"-I", IncludeDir.str()});
-    std::string Why;
-    int RC = runTool(Cmd, Log, Why);
-    if (RC == 0)
-      return std::string(Exe);
-    std::string Text = readFile(Log) + Why;
-    NoMain = StringRef(Text).contains("undefined reference to `main'");
-    if (!NoMain)
-      err() << "proxyfence: verify: " << U.Name
-            << (Tag == "fixed" ? ": FAILED: the fixed" : ": the original")
-            << " harness does not build with nvcc for " << Arch << ":\n"
-            << excerpt(Text);
-    return "";
-  }
+private:
+  UnitContext &C;
+  const VerifyUnit &U;
+  const VerifyOptions &Opts;
+  llvm::raw_ostream &Out;
+  const std::string &Arch, &PtxPath;
+  bool &Keep;
+  std::string Verdict; // printed once every check passed
 
-  /// A file with a main() carries its own harness: build and run the fixed
-  /// file and, when this run rewrote it, the original, and compare them.
-  bool runOwnHarness() {
-    bool NoMain = false;
-    std::string Fixed = buildExecutable(U.File, "fixed", "", NoMain);
-    if (NoMain) {
-      err() << "proxyfence: verify: " << U.Name << ": no harness to run (the "
-            << "file has no main()); give one with --run\n";
-      return true;
-    }
-    if (Fixed.empty())
-      return false;
-    unsigned Timeout = Opts.RunTimeout;
-    std::optional<HarnessRun> Original;
-    auto Text = U.Originals.find(U.File);
-    bool OnlyThisFile = llvm::all_of(U.Edits, [&](const auto &E) {
-      return E.first == U.File || E.second.empty();
-    });
-    if (Text != U.Originals.end() && !OnlyThisFile)
-      err() << "proxyfence: verify: " << U.Name << ": no run of the original: "
-            << "the fixes also changed headers it includes\n";
-    if (Text != U.Originals.end() && OnlyThisFile) {
-      llvm::SmallString<256> Copy(Dir);
-      llvm::sys::path::append(Copy, "src");
-      llvm::sys::fs::create_directory(Copy);
-      llvm::sys::path::append(Copy, llvm::sys::path::filename(U.File));
-      std::error_code EC;
-      llvm::raw_fd_ostream OS(Copy, EC);
-      OS << Text->second;
-      OS.close();
-      std::string Exe =
-          EC ? "" : buildExecutable(Copy, "original", 
-                                    llvm::sys::path::parent_path(U.File), NoMain);
-      if (!Exe.empty()) {
-        std::string Shown = U.Name + " (main(), original)";
-        err() << "proxyfence: verify: running '" << Shown << "' (timeout "
-              << Timeout << " s)\n";
-        Original = runHarness(Exe, Timeout);
-        reportRun(err(), "original: ", Shown, Timeout, *Original);
-      }
-    }
-    return runAndCompare(Fixed, U.Name + " (main()" +
-                                    (Original ? ", fixed)" : ")"),
-                         U.Name, Original ? &*Original : nullptr, Timeout,
-                         err());
-  }
-
-  void rollBack() {
-    bool Restored = true;
-    for (const auto &[Path, Original] : U.Originals) {
-      auto E = U.Edits.find(Path);
-      if (E == U.Edits.end())
-        continue;
-      auto Written = tooling::applyAllReplacements(Original, E->second);
-      llvm::Error Failed = Written
-                               ? writeFileAtomically(Path, *Written, Original)
-                               : Written.takeError();
-      if (Failed) {
-        Restored = false;
-        err() << "proxyfence: verify: error: cannot restore '" << Path
-              << "': " << llvm::toString(std::move(Failed)) << "\n";
-      }
-    }
-    if (Restored)
-      err() << "proxyfence: verify: " << U.Name
-            << ": fix rolled back (original restored)\n";
-    std::set<std::string> Groups;
-    for (const VerifySite &S : U.Sites)
-      if (S.Fixed)
-        Groups.insert(S.Group);
-    RolledBack = Groups.size();
-  }
+  llvm::raw_ostream &err() { return C.err(); }
 
   std::string where(const SourceSpan &S, unsigned Line) const {
     return (S.File == U.File ? U.Name : S.File) + ":" + std::to_string(Line);
@@ -820,6 +672,210 @@ private:
                 ", fence present on every path in PTX; " +
                 std::to_string(Unchecked) + " not checked (see the notes)\n";
     return true;
+  }
+};
+
+/// Layer 3 without --run: a file with a main() is its own harness.
+class HarnessLayer {
+public:
+  explicit HarnessLayer(UnitContext &C)
+      : C(C), U(C.U), Opts(C.Opts), T(C.T), Arch(C.Arch), Dir(C.Dir) {}
+
+  /// A file with a main() carries its own harness: build and run the fixed
+  /// file and, when this run rewrote it, the original, and compare them.
+  bool run() {
+    bool NoMain = false;
+    std::string Fixed = buildExecutable(U.File, "fixed", "", NoMain);
+    if (NoMain) {
+      err() << "proxyfence: verify: " << U.Name << ": no harness to run (the "
+            << "file has no main()); give one with --run\n";
+      return true;
+    }
+    if (Fixed.empty())
+      return false;
+    unsigned Timeout = Opts.RunTimeout;
+    std::optional<HarnessRun> Original;
+    auto Text = U.Originals.find(U.File);
+    bool OnlyThisFile = llvm::all_of(U.Edits, [&](const auto &E) {
+      return E.first == U.File || E.second.empty();
+    });
+    if (Text != U.Originals.end() && !OnlyThisFile)
+      err() << "proxyfence: verify: " << U.Name << ": no run of the original: "
+            << "the fixes also changed headers it includes\n";
+    if (Text != U.Originals.end() && OnlyThisFile) {
+      llvm::SmallString<256> Copy(Dir);
+      llvm::sys::path::append(Copy, "src");
+      llvm::sys::fs::create_directory(Copy);
+      llvm::sys::path::append(Copy, llvm::sys::path::filename(U.File));
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Copy, EC);
+      OS << Text->second;
+      OS.close();
+      std::string Exe =
+          EC ? "" : buildExecutable(Copy, "original", 
+                                    llvm::sys::path::parent_path(U.File), NoMain);
+      if (!Exe.empty()) {
+        std::string Shown = U.Name + " (main(), original)";
+        err() << "proxyfence: verify: running '" << Shown << "' (timeout "
+              << Timeout << " s)\n";
+        Original = runHarness(Exe, Timeout);
+        reportRun(err(), "original: ", Shown, Timeout, *Original);
+      }
+    }
+    return runAndCompare(Fixed, U.Name + " (main()" +
+                                    (Original ? ", fixed)" : ")"),
+                         U.Name, Original ? &*Original : nullptr, Timeout,
+                         err());
+  }
+
+private:
+  UnitContext &C;
+  const VerifyUnit &U;
+  const VerifyOptions &Opts;
+  Tools &T;
+  const std::string &Arch;
+  const llvm::SmallString<256> &Dir;
+
+  llvm::raw_ostream &err() { return C.err(); }
+
+  /// Builds \p Src into an executable in the temporary directory; empty
+  /// when it does not build. \p NoMain: it failed only for want of main().
+  std::string buildExecutable(StringRef Src, StringRef Tag,
+                              StringRef IncludeDir, bool &NoMain) {
+    llvm::SmallString<256> Exe(Dir), Log(Dir);
+    llvm::sys::path::append(Exe, Tag);
+    llvm::sys::path::append(Log, Tag + ".build.log");
+    DeviceOptions DO{Opts.Arch, Opts.CudaPath};
+    std::vector<std::string> Cmd = nvccExecutableCommand(U.Command, Src, DO, Exe);
+    Cmd[0] = T.Nvcc;
+    if (!IncludeDir.empty()) // the copy's quoted includes: the original's dir
+      Cmd.insert(Cmd.begin() + 1, {"-I", IncludeDir.str()});
+    std::string Why;
+    int RC = runTool(Cmd, Log, Why);
+    if (RC == 0)
+      return std::string(Exe);
+    std::string Text = readFile(Log) + Why;
+    NoMain = StringRef(Text).contains("undefined reference to `main'");
+    if (!NoMain)
+      err() << "proxyfence: verify: " << U.Name
+            << (Tag == "fixed" ? ": FAILED: the fixed" : ": the original")
+            << " harness does not build with nvcc for " << Arch << ":\n"
+            << excerpt(Text);
+    return "";
+  }
+};
+
+class UnitVerifier {
+public:
+  UnitVerifier(const VerifyUnit &U, const VerifyOptions &Opts, Tools &T,
+               llvm::raw_ostream &Out, llvm::raw_ostream &Err)
+      : C{U, Opts, T, Out, Err, targetArch(U.Command, Opts.Arch)}, U(U),
+        Opts(Opts), T(T), Arch(C.Arch), Dir(C.Dir), PtxPath(C.PtxPath),
+        Keep(C.Keep) {}
+
+  /// Findings whose fix was undone.
+  unsigned RolledBack = 0;
+
+  /// Layers 1 and 2; then, with \p OwnHarness, layer 3 on the file's own
+  /// harness if it has one.
+  bool run(bool OwnHarness) {
+    if (std::error_code EC =
+            llvm::sys::fs::createUniqueDirectory("proxyfence-verify", Dir)) {
+      err() << "proxyfence: verify: error: cannot create a temporary "
+            << "directory: " << EC.message() << "\n";
+      return false;
+    }
+    bool Ok = verify();
+    if (Ok && OwnHarness)
+      Ok = HarnessLayer(C).run();
+    if (Keep)
+      err() << "proxyfence: verify: " << U.Name << ": PTX kept at " << PtxPath
+            << "\n";
+    else
+      llvm::sys::fs::remove_directories(Dir);
+    return Ok;
+  }
+
+private:
+  UnitContext C;
+  const VerifyUnit &U;
+  const VerifyOptions &Opts;
+  Tools &T;
+  const std::string &Arch;
+  llvm::SmallString<256> &Dir;
+  std::string &PtxPath;
+  bool &Keep;
+
+  llvm::raw_ostream &err() { return C.err(); }
+
+  /// Layer 1: nvcc compiles the file to PTX (a fixed file that no longer
+  /// compiles is rolled back); then layer 2 checks that PTX.
+  bool verify() {
+    llvm::SmallString<256> Ptx(Dir), Log(Dir);
+    llvm::sys::path::append(Ptx, llvm::sys::path::stem(U.File) + ".ptx");
+    llvm::sys::path::append(Log, "nvcc.log");
+    PtxPath = std::string(Ptx);
+    DeviceOptions DO{Opts.Arch, Opts.CudaPath};
+    std::vector<std::string> Cmd = nvccPtxCommand(U.Command, U.File, DO, Ptx);
+    Cmd[0] = T.Nvcc;
+    std::string Why;
+    int RC = runTool(Cmd, Log, Why);
+    if (RC != 0) {
+      std::string Text = readFile(Log);
+      if (RC < 0)
+        Text += Why;
+      if (U.Originals.empty()) {
+        err() << "proxyfence: verify: " << U.Name << ": FAILED: does not "
+              << "compile with nvcc for " << Arch << ":\n"
+              << excerpt(Text);
+      } else {
+        err() << "proxyfence: verify: " << U.Name << ": FAILED: the fixed "
+              << "file does not compile with nvcc for " << Arch << ":\n"
+              << excerpt(Text);
+        rollBack();
+      }
+      return false;
+    }
+    auto Buf = llvm::MemoryBuffer::getFile(Ptx, /*IsText=*/true);
+    if (!Buf) {
+      err() << "proxyfence: verify: " << U.Name << ": FAILED: nvcc wrote no "
+            << "PTX\n";
+      return false;
+    }
+    auto Mod = ptx::parseModule((*Buf)->getBuffer());
+    if (!Mod) {
+      Keep = true;
+      err() << "proxyfence: verify: " << U.Name << ": FAILED: cannot read the "
+            << "PTX nvcc wrote: " << llvm::toString(Mod.takeError()) << "\n";
+      return false;
+    }
+    return PtxLayer(C).check(*Mod);
+  }
+
+  void rollBack() {
+    bool Restored = true;
+    for (const auto &[Path, Original] : U.Originals) {
+      auto E = U.Edits.find(Path);
+      if (E == U.Edits.end())
+        continue;
+      auto Written = tooling::applyAllReplacements(Original, E->second);
+      llvm::Error Failed = Written
+                               ? writeFileAtomically(Path, *Written, Original)
+                               : Written.takeError();
+      if (Failed) {
+        Restored = false;
+        err() << "proxyfence: verify: error: cannot restore '" << Path
+              << "': " << llvm::toString(std::move(Failed)) << "\n";
+      }
+    }
+    if (Restored)
+      err() << "proxyfence: verify: " << U.Name
+            << ": fix rolled back (original restored)\n";
+    std::set<std::string> Groups;
+    for (const VerifySite &S : U.Sites)
+      if (S.Fixed)
+        Groups.insert(S.Group);
+    RolledBack = Groups.size();
   }
 };
 

@@ -1,7 +1,7 @@
 //===- AnalysisTest.cpp - memory model, dataflow and compile commands ------===//
+#include "CudaSnippet.h"
 #include "analysis/ProxyDataflow.h"
 #include "frontend/CompileArgs.h"
-#include "analysis/InitPublication.h"
 #include "proxyfence/Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -11,33 +11,13 @@
 
 using namespace clang;
 using namespace proxyfence;
+using proxyfence::test::function;
+using proxyfence::test::parseCuda;
 
 namespace {
 
-std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  std::vector<std::string> Cmd =
-      deviceCommand({"nvcc", "-arch=sm_90a"}, "input.cu",
-                    {"", PF_TEST_CUDA_PATH});
-  // buildASTFromCodeWithArgs adds the tool name and the file itself.
-  std::vector<std::string> Args(Cmd.begin() + 1, Cmd.end() - 1);
-  return tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
-}
-
-const FunctionDecl *function(ASTContext &Ctx, llvm::StringRef Name) {
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = dyn_cast<FunctionDecl>(D))
-      if (FD->getName() == Name && FD->hasBody())
-        return FD;
-  return nullptr;
-}
-
-const char *Prelude = R"(
-__device__ inline void tma_store(void *gmem, const void *smem, unsigned n) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
-               :: "l"(gmem), "r"((unsigned)__cvta_generic_to_shared(smem)), "r"(n)
-               : "memory");
-}
-__device__ inline void fence() {
+const std::string Prelude = std::string(proxyfence::test::TmaStoreHelper) +
+                            R"(__device__ inline void fence() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 )";
@@ -45,31 +25,22 @@ __device__ inline void fence() {
 struct Analysed {
   std::unique_ptr<ASTUnit> AST;
   std::unique_ptr<Analyzer> A;
-  const Summary *S = nullptr;
+  const ProxySummary *S = nullptr;
 };
 
 Analysed analyse(const std::string &Body, llvm::StringRef Fn = "k") {
   Analysed R;
-  R.AST = parse(std::string(Prelude) + Body);
-  EXPECT_TRUE(R.AST);
-  ASTContext &Ctx = R.AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  R.A = std::make_unique<Analyzer>(Ctx, proxyRules());
-  const FunctionDecl *FD = function(Ctx, Fn);
-  EXPECT_NE(FD, nullptr);
-  if (FD)
-    R.S = &R.A->analyze(FD);
+  test::Snippet S = test::parseFunction(std::string(Prelude) + Body, Fn);
+  R.AST = std::move(S.AST);
+  if (!S.Fn)
+    return R;
+  R.A = std::make_unique<Analyzer>(R.AST->getASTContext(), proxyRules());
+  R.S = &R.A->analyze(S.Fn);
   return R;
 }
 
 TEST(Dataflow, WriteBarrierStoreIsAFindingWithItsHandoff) {
-  Analysed R = analyse(R"(
-__global__ void k(float *out) {
-  __shared__ float tile[256];
-  tile[threadIdx.x] = 1.0f;
-  __syncthreads();
-  if (threadIdx.x == 0) tma_store(out, tile, 1024);
-})");
+  Analysed R = analyse(test::WriteBarrierStore);
   ASSERT_EQ(R.A->findings().size(), 1u);
   const Finding &F = R.A->findings()[0];
   EXPECT_STREQ(F.R->Name, "proxyfence-tma-store");
@@ -163,7 +134,7 @@ __global__ void k(float *out) {
   EXPECT_TRUE(R.A->findings().empty());
 }
 
-TEST(Summary, HelperThatFencesKillsIncomingAndWriterExposesItsWrite) {
+TEST(ProxySummary, HelperThatFencesKillsIncomingAndWriterExposesItsWrite) {
   Analysed F = analyse("", "fence");
   ASSERT_TRUE(F.S);
   EXPECT_FALSE(F.S->IncomingSurvives);
@@ -180,7 +151,7 @@ __device__ void stage(float *smem, float v) { smem[threadIdx.x] = v; })",
   EXPECT_EQ(S.S->UpwardAsync[0].E.Op, AsyncOp::BulkStore);
 }
 
-TEST(Summary, ParametersAreSubstitutedAtTheCall) {
+TEST(ProxySummary, ParametersAreSubstitutedAtTheCall) {
   Analysed R = analyse(R"(
 __device__ void stage(float *smem, float v) { smem[threadIdx.x] = v; }
 __global__ void k(float *out) {
@@ -196,7 +167,7 @@ __global__ void k(float *out) {
 }
 
 TEST(Memory, FollowsLocalsCastsAndCvta) {
-  auto AST = parse(R"(
+  auto AST = parseCuda(R"(
 __global__ void k() {
   extern __shared__ char dyn[];
   __shared__ float tile[64];
@@ -308,102 +279,6 @@ __global__ void k(const float *in) {
                   "r"((unsigned)__cvta_generic_to_shared(&bar)) : "memory");
 })");
   EXPECT_TRUE(R.A->findings().empty());
-}
-
-const char *MbarrierPrelude = R"(
-__device__ inline unsigned smem(const void *p) {
-  return (unsigned)__cvta_generic_to_shared(p);
-}
-__device__ inline void init(unsigned long long *b) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem(b)));
-}
-__device__ inline void init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ inline void arrive_relaxed() {
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-}
-__device__ inline void wait() {
-  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
-}
-__device__ inline void remote_arrive(unsigned long long *b) {
-  asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, 1;\n"
-               "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" :: "r"(smem(b)));
-}
-__device__ inline void local_arrive(unsigned long long *b) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem(b)));
-}
-)";
-
-std::vector<InitFinding> initFindings(const std::string &Body) {
-  auto AST = parse(std::string(MbarrierPrelude) + Body);
-  EXPECT_TRUE(AST);
-  if (!AST)
-    return {};
-  ASTContext &Ctx = AST->getASTContext();
-  EXPECT_FALSE(Ctx.getDiagnostics().hasErrorOccurred());
-  Analyzer A(Ctx, proxyRules());
-  MbarrierAnalyzer M(Ctx, A.events(), /*RequireProxyFence=*/false);
-  const FunctionDecl *K = function(Ctx, "k");
-  EXPECT_NE(K, nullptr);
-  if (K)
-    M.analyze(K);
-  return M.findings();
-}
-
-TEST(MbarrierInit, OrderOfFenceAndRelaxedArriveThroughWrappers) {
-  // Each step is a separate callee: the summaries carry the init's state.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) { init(&bar); init_fence(); }
-  arrive_relaxed();
-  wait();
-  remote_arrive(&bar);
-})").empty());
-  // Fenced after the relaxed arrive: that arrive published nothing.
-  std::vector<InitFinding> Late = initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  arrive_relaxed();
-  if (threadIdx.x == 0) init_fence();
-  wait();
-  remote_arrive(&bar);
-})");
-  ASSERT_EQ(Late.size(), 1u);
-  EXPECT_EQ(Late[0].Kind, InitHazard::Cluster);
-  EXPECT_TRUE(Late[0].Relaxed);
-  EXPECT_EQ(Late[0].Init.Mbarrier.describe(), "'bar'");
-  EXPECT_EQ(Late[0].Init.Via->getName(), "init");
-}
-
-TEST(MbarrierInit, TheInitialisingThreadNeedsNoBarrier) {
-  // Same guard written twice: the same thread, which sees its own init.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  if (threadIdx.x == 0) local_arrive(&bar);
-})").empty());
-  std::vector<InitFinding> Other = initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar;
-  if (threadIdx.x == 0) init(&bar);
-  if (threadIdx.x == 32) local_arrive(&bar);
-})");
-  ASSERT_EQ(Other.size(), 1u);
-  EXPECT_EQ(Other[0].Kind, InitHazard::Cta);
-  ASSERT_EQ(Other[0].Uses.size(), 1u);
-  // A barrier of another object does not matter; one after the init does.
-  EXPECT_TRUE(initFindings(R"(
-__global__ void k() {
-  __shared__ unsigned long long bar, other;
-  if (threadIdx.x == 0) init(&bar);
-  local_arrive(&other);
-  __syncthreads();
-  local_arrive(&bar);
-})").empty());
 }
 
 TEST(CompileArgs, NvccFlagsAreTranslatedForTheDeviceSide) {
