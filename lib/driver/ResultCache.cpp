@@ -3,6 +3,7 @@
 #include "support/Files.h"
 #include "driver/ResultCache.h"
 #include "frontend/CompileArgs.h"
+#include "frontend/ProjectFiles.h"
 #include "proxyfence/NvccView.h"
 #include "driver/OutcomeFile.h"
 #include "model/Vocabulary.h"
@@ -66,6 +67,13 @@ std::string ResultCache::entryPath(const DriverOptions &Opts,
   Field("init", std::to_string(Opts.RequireInitProxyFence));
   Field("headers", Opts.HeaderFilter);
   Field("max-errors", std::to_string(Opts.MaxErrors));
+  // Which headers are the user's depends on the tree around the file (its
+  // .git, build files, vendored directories), not only on the command.
+  ProjectFiles Project(Job.first, Opts.CudaPath, Opts.IncludeDirs,
+                       Opts.DatabaseDir);
+  Field("project", Project.root());
+  for (const std::string &E : Project.extraRoots())
+    Field("project-dir", E);
   for (const std::string &R : Opts.DisabledRules)
     Field("disabled", R);
   for (const auto &[Name, Effects] : Opts.Vocabulary)

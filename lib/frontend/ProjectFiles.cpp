@@ -123,15 +123,14 @@ ProjectFiles::ProjectFiles(llvm::StringRef MainFile, llvm::StringRef Cuda,
         return;
     Extra.push_back(D);
   };
-  // Only a tree with no root of its own (no .git, no build or licence
-  // file: the input's directory stands in for the root) takes -I and
-  // -iquote directories beside it (`-I../include`); a directory elsewhere,
-  // or claimed by another tree, is another project's (a dependency
-  // unpacked next to the user's, CUTLASS's include/ in its checkout).
+  // -I and -iquote directories beside the root (`-I../include`, a
+  // release's include/ next to its examples/) join it unless another tree
+  // claims them; one elsewhere is another project's (a dependency unpacked
+  // next to the user's tree, CUTLASS's include/ in its own checkout).
   std::string Beside = path::parent_path(Root).str();
   for (const std::string &I : IncludeDirs) {
     std::string D = canonical(I);
-    if (O.Root.empty() && !Beside.empty() && isUnder(D, Beside) &&
+    if (!O.Git && !Beside.empty() && isUnder(D, Beside) &&
         fs::is_directory(D) && ownerOf(D).Root.empty())
       addExtra(D);
   }

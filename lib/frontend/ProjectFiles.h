@@ -4,7 +4,7 @@
 // The project's root is the git work tree that holds the input or, outside
 // one (an unpacked release, an sdist), the topmost directory above the input
 // that holds a build or licence file (CMakeLists.txt, setup.py, LICENSE...),
-// else the input's own directory; such a bare directory also takes the -I and
+// else the input's own directory. Outside git, the root also takes the -I and
 // -iquote directories beside it that no other tree claims (`-I../include`).
 // The compilation database's directory belongs to the project. Never the project's: nested repositories (their own
 // .git), vendored trees (third_party/, 3rdparty/, vendor/, external/...),
