@@ -884,10 +884,11 @@ static void printRunStats(const DriverRun &Run) {
       << ", code dropped by front-end errors: " << Blind.Dropped.size()
       << "; asm rejections repaired for clang: " << Repairs << "\n";
   SemaRecoveryCounts Sema;
-  unsigned AsmLeft = 0;
+  unsigned AsmLeft = 0, TypenamesLeft = 0;
   for (const FileResult &R : Run.Results) {
     Sema.add(R.SemaRepairs);
     AsmLeft += R.AsmLeft;
+    TypenamesLeft += R.TypenamesLeft;
   }
   Err << "proxyfence: stats: also recovered for clang: " << Sema.SharedObjects
       << " __shared__ object" << (Sema.SharedObjects == 1 ? "" : "s")
@@ -907,6 +908,12 @@ static void printRunStats(const DriverRun &Run) {
     Err << "proxyfence: stats: stub: " << S << "\n";
   for (const std::string &S : Blind.Dropped)
     Err << "proxyfence: stats: dropped: " << S << "\n";
+  Err << "proxyfence: stats: nvcc's leniency recovered for clang: "
+      << Sema.Typenames << " missing 'typename', " << Sema.TemplateKeywords
+      << " missing 'template', " << Sema.UnknownReferences
+      << " constant" << (Sema.UnknownReferences == 1 ? "" : "s")
+      << " read through a reference parameter; 'typename' left missing: "
+      << TypenamesLeft << "\n";
   Err << "proxyfence: stats: result cache: " << Run.CacheHits << " of "
       << Run.Results.size() << " files reused\n";
 }

@@ -7,6 +7,7 @@
 #include "frontend/SourceRecovery.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticAST.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -28,6 +29,67 @@ namespace proxyfence {
 
 namespace {
 
+/// What one parse asks of the next: repairs that only its errors reveal.
+struct RetryPlan {
+  /// `%` escapes clang rejected where the source recovery did not look (an
+  /// asm string spelled in a macro), by file.
+  std::map<std::string, std::vector<unsigned>> AsmEscapes;
+  /// Dependent type names used as template arguments without `typename`,
+  /// which clang only rejects in the instantiation, by file.
+  std::map<std::string, std::vector<unsigned>> Typenames;
+  /// Constants read through a reference parameter (`dst.length`, with
+  /// `length` static): nvcc accepts them in every dialect, clang only from
+  /// C++23 on (P2280). Counted; the next parse reads them as C++23 does.
+  unsigned UnknownReferences = 0;
+
+  bool empty() const {
+    return AsmEscapes.empty() && Typenames.empty() && !UnknownReferences;
+  }
+  /// Adds \p O; returns whether anything was new.
+  bool merge(const RetryPlan &O) {
+    bool New = O.UnknownReferences && !UnknownReferences;
+    UnknownReferences = std::max(UnknownReferences, O.UnknownReferences);
+    auto Add = [&New](std::map<std::string, std::vector<unsigned>> &To,
+                      const std::map<std::string, std::vector<unsigned>> &From) {
+      for (const auto &[Path, Offsets] : From)
+        for (unsigned Off : Offsets) {
+          auto &V = To[Path];
+          if (!llvm::is_contained(V, Off)) {
+            V.push_back(Off);
+            New = true;
+          }
+        }
+    };
+    Add(AsmEscapes, O.AsmEscapes);
+    Add(Typenames, O.Typenames);
+    return New;
+  }
+};
+
+/// The file offset of \p L's spelling, by the name the file was opened
+/// with: the key the source recovery's file system gets it under.
+void addSpelling(std::map<std::string, std::vector<unsigned>> &To,
+                 const Diagnostic &Info) {
+  if (!Info.hasSourceManager())
+    return;
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = SM.getSpellingLoc(Info.getLocation());
+  if (L.isValid() && L.isFileID() && !SM.getFilename(L).empty())
+    To[SM.getFilename(L).str()].push_back(SM.getFileOffset(L));
+}
+
+/// Whether \p Info is clang's note that a constant expression read a
+/// reference parameter of unknown value (legal from C++23 on).
+bool unknownReferenceNote(const Diagnostic &Info) {
+  if (Info.getID() != diag::note_constexpr_function_param_value_unknown ||
+      Info.getNumArgs() < 1 ||
+      Info.getArgKind(0) != DiagnosticsEngine::ak_nameddecl)
+    return false;
+  auto *P = dyn_cast_or_null<ParmVarDecl>(
+      reinterpret_cast<NamedDecl *>(Info.getRawArg(0)));
+  return P && P->getType()->isReferenceType();
+}
+
 /// Collects the front end's errors instead of printing them: real kernels
 /// use things clang rejects and nvcc accepts, and the analysis goes on over
 /// the partial AST (as clang-tidy does).
@@ -38,9 +100,8 @@ public:
   /// clang stopped at its error limit (--max-errors).
   bool LimitHit = false;
   std::vector<SourceLocation> Locations; // of the errors, while parsing
-  /// Offsets of `%` escapes clang rejected in asm strings, by file: those
-  /// the source recovery did not see (an asm string spelled in a macro).
-  std::map<std::string, std::vector<unsigned>> AsmEscapes;
+  /// Repairs for another parse that these errors call for.
+  RetryPlan Retry;
   /// Declarations nvcc accepts that clang's Sema rejects: their errors are
   /// recovered, not counted, nor counted towards --max-errors.
   SemaRecovery Recovery;
@@ -57,6 +118,8 @@ public:
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L == DiagnosticsEngine::Note && unknownReferenceNote(Info))
+      ++Retry.UnknownReferences;
     if (L < DiagnosticsEngine::Error)
       return;
     if (Recovery.claim(Info)) {
@@ -77,12 +140,15 @@ public:
       Locations.push_back(Info.getLocation());
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
-    if (Info.getID() == diag::err_asm_invalid_escape && Info.hasSourceManager()) {
-      const SourceManager &SM = Info.getSourceManager();
-      SourceLocation L = SM.getSpellingLoc(Info.getLocation());
-      if (L.isValid() && L.isFileID() && !SM.getFilename(L).empty())
-        AsmEscapes[SM.getFilename(L).str()].push_back(SM.getFileOffset(L));
-    }
+    if (Info.getID() == diag::err_asm_invalid_escape)
+      addSpelling(Retry.AsmEscapes, Info);
+    if (Info.getID() == diag::err_ovl_no_viable_function_in_call &&
+        Recovery.templateArgumentReadsReference(Info))
+      ++Retry.UnknownReferences;
+    // Not recovered by clang (SemaRecovery claims those it recovers).
+    if (Info.getID() == diag::err_typename_missing ||
+        Info.getID() == diag::err_typename_missing_template)
+      addSpelling(Retry.Typenames, Info);
     if (!First.empty())
       return;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
@@ -204,8 +270,10 @@ void stopLexing(Preprocessor &PP) {
 class AnalysisAction : public ASTFrontendAction {
 public:
   AnalysisAction(const DriverOptions &Opts, FileResult &R,
-                 const std::set<std::string> &Reported, FrontEndErrors &Errors)
-      : Opts(Opts), R(R), Reported(Reported), Errors(Errors) {}
+                 const std::set<std::string> &Reported, FrontEndErrors &Errors,
+                 bool UnknownReferences)
+      : Opts(Opts), R(R), Reported(Reported), Errors(Errors),
+        UnknownReferences(UnknownReferences) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     if (Opts.NvccView)
@@ -218,6 +286,11 @@ public:
   /// (a file of repeated redefinitions costs minutes), so the parse stops
   /// there too and the analysis covers what came before.
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // C++23's constant evaluation of unknown references (P2280), as nvcc
+    // reads every dialect; the predefined macros (__cplusplus) are already
+    // those of the command's dialect, so headers take the same branches.
+    if (UnknownReferences)
+      CI.getLangOpts().CPlusPlus23 = true;
     CI.getDiagnostics().setErrorLimit(Opts.MaxErrors);
     Errors.MaxErrors = Opts.MaxErrors;
     Preprocessor &PP = CI.getPreprocessor();
@@ -236,6 +309,7 @@ private:
   FileResult &R;
   const std::set<std::string> &Reported;
   FrontEndErrors &Errors;
+  bool UnknownReferences;
 };
 
 } // namespace
@@ -280,13 +354,12 @@ static void absoluteIncludePaths(std::vector<std::string> &Args) {
 }
 
 /// Runs the front end and the analysis on one file. Every file is read
-/// through the source recovery (SourceRecovery.h); \p Escapes adds `%`
-/// offsets an earlier run's front end rejected. The results name the files'
-/// texts on disk, which the recovery's edits leave the same length.
+/// through the source recovery (SourceRecovery.h); \p Plan adds the repairs
+/// an earlier run's front end errors called for. The results name the
+/// files' texts on disk, which the recovery's edits leave the same length.
 static bool analyseFile(const DriverOptions &Opts,
                         const std::vector<std::string> &Cmd,
-                        llvm::StringRef File,
-                        const std::map<std::string, std::vector<unsigned>> &Escapes,
+                        llvm::StringRef File, const RetryPlan &Plan,
                         const std::set<std::string> &Reported, FileResult &R,
                         FrontEndErrors &Errors) {
   // A file system of its own: the driver applies the command's
@@ -294,8 +367,10 @@ static bool analyseFile(const DriverOptions &Opts,
   // process's directory (for later relative paths, and for other threads).
   auto Recovering = llvm::makeIntrusiveRefCnt<RecoveringFileSystem>(
       llvm::vfs::createPhysicalFileSystem());
-  for (const auto &[Path, Offsets] : Escapes)
+  for (const auto &[Path, Offsets] : Plan.AsmEscapes)
     Recovering->addEscapes(Path, Offsets);
+  for (const auto &[Path, Offsets] : Plan.Typenames)
+    Recovering->addTypenames(Path, Offsets);
   auto Overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recovering);
   // The nvcc view's prelude exists only here, never on disk.
@@ -314,8 +389,9 @@ static bool analyseFile(const DriverOptions &Opts,
   // would still print its own "N errors generated" line.
   Args.insert(Args.begin() + 1, "-fno-caret-diagnostics");
   tooling::ToolInvocation Inv(Args,
-                              std::make_unique<AnalysisAction>(Opts, R, Reported,
-                                                               Errors),
+                              std::make_unique<AnalysisAction>(
+                                  Opts, R, Reported, Errors,
+                                  Plan.UnknownReferences > 0),
                               Files.get());
   Inv.setDiagnosticConsumer(&Errors);
   Inv.run();
@@ -333,6 +409,8 @@ static bool analyseFile(const DriverOptions &Opts,
   }
   R.Repairs = Recovering->repairs();
   R.AsmLeft = Recovering->unrepaired();
+  R.SemaRepairs.Typenames += Recovering->typenames();
+  R.TypenamesLeft = Recovering->typenamesLeft();
   return R.Ran;
 }
 
@@ -346,26 +424,37 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
   FrontEndErrors Errors;
   Errors.Project.emplace(File, Opts.CudaPath, Opts.IncludeDirs,
                          Opts.DatabaseDir);
-  bool Ran = analyseFile(Opts, Cmd, File, {}, Reported, R, Errors);
-  if (Ran && !Errors.AsmEscapes.empty()) {
-    // `%laneid` where the recovery could not see it (an asm string from a
-    // macro): double the escapes clang reported, in whichever file, and
-    // analyse again so those asm statements are still read.
-    FileResult Second;
-    Second.File = File;
-    FrontEndErrors Again;
-    Again.Project.emplace(File, Opts.CudaPath, Opts.IncludeDirs,
-                          Opts.DatabaseDir);
-    if (analyseFile(Opts, Cmd, File, Errors.AsmEscapes, Reported, Second,
-                    Again) &&
-        Second.Repairs > R.Repairs) {
-      R = std::move(Second);
-      Errors.Count = Again.Count;
-      Errors.First = Again.First;
-      Errors.LimitHit = Again.LimitHit;
-      Errors.Foreign = Again.Foreign;
-      Errors.MissingHeaders = std::move(Again.MissingHeaders);
-    }
+  RetryPlan Plan;
+  bool Ran = analyseFile(Opts, Cmd, File, Plan, Reported, R, Errors);
+  // What clang rejects and only its errors locate (an escape in a macro's
+  // asm string, a `typename` an instantiation lacks, a constant read through
+  // a reference parameter) is repaired in another parse, kept when it
+  // rejects less; its repairs may uncover more (the instantiations they
+  // let through), hence a second round.
+  for (int Round = 0; Ran && Round < 2 && Plan.merge(Errors.Retry); ++Round) {
+    FileResult Again;
+    Again.File = File;
+    FrontEndErrors AgainErrors;
+    AgainErrors.Project.emplace(File, Opts.CudaPath, Opts.IncludeDirs,
+                                Opts.DatabaseDir);
+    if (!analyseFile(Opts, Cmd, File, Plan, Reported, Again, AgainErrors))
+      break;
+    bool Better = AgainErrors.Count < Errors.Count ||
+                  (AgainErrors.Count == Errors.Count &&
+                   Again.Repairs > R.Repairs);
+    if (!Better)
+      break;
+    if (Plan.UnknownReferences)
+      Again.SemaRepairs.UnknownReferences =
+          Plan.UnknownReferences - std::min(Plan.UnknownReferences,
+                                            AgainErrors.Retry.UnknownReferences);
+    R = std::move(Again);
+    Errors.Count = AgainErrors.Count;
+    Errors.First = AgainErrors.First;
+    Errors.LimitHit = AgainErrors.LimitHit;
+    Errors.Foreign = AgainErrors.Foreign;
+    Errors.MissingHeaders = std::move(AgainErrors.MissingHeaders);
+    Errors.Retry = std::move(AgainErrors.Retry);
   }
   O.Errors = Errors.Count;
   O.FirstError = Errors.First;

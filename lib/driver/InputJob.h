@@ -17,6 +17,7 @@ struct FileResult : TranslationUnitResult {
   unsigned Findings = 0;
   unsigned Repairs = 0; // asm rejections the source recovery repaired
   unsigned AsmLeft = 0; // asm rejections it saw and could not repair
+  unsigned TypenamesLeft = 0; // missing `typename`s it could not supply
   SemaRecoveryCounts SemaRepairs;
   /// Every file the parse read (absolute) with a hash of its text, for the
   /// result cache.

@@ -204,6 +204,10 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"sharedObjectsRecovered", R.SemaRepairs.SharedObjects},
                    {"alignasRecovered", R.SemaRepairs.Alignas},
                    {"externSharedRecovered", R.SemaRepairs.ExternShared},
+                   {"typenamesRecovered", R.SemaRepairs.Typenames},
+                   {"templateKeywordsRecovered", R.SemaRepairs.TemplateKeywords},
+                   {"unknownReferencesRecovered", R.SemaRepairs.UnknownReferences},
+                   {"typenamesLeft", R.TypenamesLeft},
                    {"stats", std::move(Stats)},
                    {"blind", std::move(Blind)},
                    {"diagnostics", std::move(Diags)},
@@ -258,6 +262,10 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.SemaRepairs.SharedObjects = In.num(Doc, "sharedObjectsRecovered");
   R.SemaRepairs.Alignas = In.num(Doc, "alignasRecovered");
   R.SemaRepairs.ExternShared = In.num(Doc, "externSharedRecovered");
+  R.SemaRepairs.Typenames = In.num(Doc, "typenamesRecovered");
+  R.SemaRepairs.TemplateKeywords = In.num(Doc, "templateKeywordsRecovered");
+  R.SemaRepairs.UnknownReferences = In.num(Doc, "unknownReferencesRecovered");
+  R.TypenamesLeft = In.num(Doc, "typenamesLeft");
   const json::Object &B = *In.object(Doc.get("blind"));
   R.Blind.DeviceFunctions = In.num(B, "deviceFunctions");
   R.Blind.Stubs = In.strings(B, "stubs");

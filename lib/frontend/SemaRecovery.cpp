@@ -3,6 +3,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
@@ -53,6 +54,20 @@ bool clangAccepts(Sema &S, const VarDecl *V, const CXXConstructExpr *C) {
 void SemaRecovery::attach(CompilerInstance &Compiler) { CI = &Compiler; }
 
 bool SemaRecovery::claim(const Diagnostic &Info) {
+  // clang supplies the missing keyword exactly when it offers it as a fix.
+  bool Recovered = Info.getNumFixItHints() > 0;
+  switch (Info.getID()) {
+  case diag::err_template_arg_must_be_type_suggest:
+  case diag::err_typename_missing:
+  case diag::err_typename_missing_template:
+    Counts.Typenames += Recovered;
+    return Recovered;
+  case diag::err_missing_dependent_template_keyword:
+    Counts.TemplateKeywords += Recovered;
+    return Recovered;
+  default:
+    break;
+  }
   if (Info.getID() == diag::err_alignas_underaligned) {
     // The declaration keeps its type's (stricter) alignment, as with nvcc;
     // clang has already built it and its uses.
@@ -81,6 +96,48 @@ bool SemaRecovery::claim(const Diagnostic &Info) {
     return false; // an initializer was written: nvcc rejects it as well
   Invalidated.push_back(Rejected);
   return true;
+}
+
+bool SemaRecovery::templateArgumentReadsReference(const Diagnostic &Info) const {
+  if (!CI || !CI->hasSema() || !Info.hasSourceManager() ||
+      Info.getLocation().isInvalid() || CI->getLangOpts().CPlusPlus23)
+    return false;
+  const FunctionDecl *FD = CI->getSema().getCurFunctionDecl(/*AllowLambda=*/true);
+  if (!FD)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> References;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getType()->isReferenceType() && P->getIdentifier())
+      References.push_back(P->getName());
+  if (References.empty())
+    return false;
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = SM.getSpellingLoc(Info.getLocation());
+  auto [File, Offset] = SM.getDecomposedLoc(L);
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return false;
+  // The callee's name, then its explicit template arguments `<...>`.
+  Lexer Lex(SM.getLocForStartOfFile(File), CI->getLangOpts(), Text.begin(),
+            Text.begin() + Offset, Text.end());
+  Token Tok, Prev, PrevPrev;
+  int Depth = 0;
+  for (int N = 0; N < 256 && !Lex.LexFromRawLexer(Tok); ++N) {
+    if (Tok.is(tok::less))
+      ++Depth;
+    else if (Tok.is(tok::greater) && --Depth <= 0)
+      return false;
+    else if (Depth == 0 && !Tok.isOneOf(tok::raw_identifier, tok::coloncolon))
+      return false; // no template argument list follows the name
+    else if (Tok.is(tok::raw_identifier) && Prev.is(tok::period) &&
+             PrevPrev.is(tok::raw_identifier) &&
+             llvm::is_contained(References, PrevPrev.getRawIdentifier()))
+      return true;
+    PrevPrev = Prev;
+    Prev = Tok;
+  }
+  return false;
 }
 
 bool SemaRecovery::keepExternShared(const Diagnostic &Info) {

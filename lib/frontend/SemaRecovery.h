@@ -24,6 +24,13 @@
 //   memory; clang errors and drops the shared attribute, so every access
 //   through it would count as global memory. The attribute is put back.
 //
+// - A dependent name that needs `typename` or `template` and lacks it
+//   (`typename SV::subvec<N>`, `Buf<T::Elem>` in a template's own
+//   declarations). nvcc accepts it; clang errors, supplies the keyword (its
+//   fix-it) and goes on with the AST whole, so the error is only taken back.
+//   Where clang cannot recover (a template argument of a call, seen only
+//   when instantiated) the driver repairs the text and parses again.
+//
 // With an initializer, or at namespace scope, nvcc rejects a `__shared__`
 // object too, and clang's error stands. Nothing is rewritten in any file:
 // locations and --fix are those of the files on disk.
@@ -49,11 +56,19 @@ struct SemaRecoveryCounts {
   unsigned SharedObjects = 0; // __shared__ objects kept valid, uninitialised
   unsigned Alignas = 0;       // under-aligned alignas errors taken back
   unsigned ExternShared = 0;  // extern __shared__ non-arrays kept shared
+  // nvcc's lenient reading of dependent names and constant expressions
+  // (counted here; the text repairs and the reparse are the driver's).
+  unsigned Typenames = 0;          // `typename` supplied
+  unsigned TemplateKeywords = 0;   // `template` supplied
+  unsigned UnknownReferences = 0;  // constants read through reference parameters
 
   void add(const SemaRecoveryCounts &O) {
     SharedObjects += O.SharedObjects;
     Alignas += O.Alignas;
     ExternShared += O.ExternShared;
+    Typenames += O.Typenames;
+    TemplateKeywords += O.TemplateKeywords;
+    UnknownReferences += O.UnknownReferences;
   }
 };
 
@@ -74,6 +89,13 @@ public:
   /// recovered (or about to be, before any later code is parsed): the
   /// caller then does not count it as an error.
   bool claim(const clang::Diagnostic &Info);
+
+  /// Whether the failed call of \p Info (no viable function) names, in its
+  /// explicit template arguments, a member of a reference parameter of the
+  /// function being parsed (`f<dst.length>(...)`): the constant that clang
+  /// reads only from C++23 on, and whose failure the overload resolution
+  /// swallows without a note.
+  bool templateArgumentReadsReference(const clang::Diagnostic &Info) const;
 
   /// Completes the pending recoveries; call before reading the AST.
   void finish();

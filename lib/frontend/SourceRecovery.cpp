@@ -4,7 +4,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <tuple>
 
 using llvm::StringRef;
 
@@ -398,9 +400,130 @@ void repairExtraEscapes(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes,
   }
 }
 
+/// Bytes of the line [\p Begin, \p End) that can go without changing what
+/// it means: leading and trailing blanks, all but one blank of a run
+/// between two tokens (the whole run beside punctuation that joins no
+/// other), and the text of a `//` comment; none inside a literal.
+std::vector<size_t> spendableOnLine(StringRef T, size_t Begin, size_t End,
+                                    size_t &CommentBegin) {
+  std::vector<size_t> Out;
+  CommentBegin = End;
+  size_t I = Begin;
+  while (I < End && isBlank(T[I]))
+    Out.push_back(I++);
+  while (I < End) {
+    char C = T[I];
+    if (C == '"' || (C == '\'' && !(I > 0 && isIdent(T[I - 1])))) {
+      for (++I; I < End && T[I] != C; ++I)
+        if (T[I] == '\\')
+          ++I;
+      ++I;
+      continue;
+    }
+    if (C == '/' && I + 1 < End && T[I + 1] == '/') {
+      CommentBegin = I;
+      for (I += 2; I < End; ++I)
+        Out.push_back(I);
+      break;
+    }
+    if (!isBlank(C)) {
+      ++I;
+      continue;
+    }
+    size_t RunEnd = I;
+    while (RunEnd < End && isBlank(T[RunEnd]))
+      ++RunEnd;
+    // Punctuation that forms no longer token with a neighbour.
+    auto Safe = [](char Ch) { return StringRef("(),{};").contains(Ch); };
+    bool KeepOne = RunEnd < End && !Safe(T[I - 1]) && !Safe(T[RunEnd]);
+    for (size_t B = I + (KeepOne ? 1 : 0); B < RunEnd; ++B)
+      Out.push_back(B);
+    I = RunEnd;
+  }
+  return Out;
+}
+
+/// Inserts `typename ` at each offset of \p At on one line [\p Begin,
+/// \p End) of \p Rec's text, paid for with the spendable bytes nearest to
+/// the insertions (spendableOnLine). Returns false, changing nothing, when
+/// the line has too few.
+bool insertTypenames(StringRef T, size_t Begin, size_t End,
+                     std::vector<size_t> At, Recovery &Rec) {
+  static constexpr StringRef Keyword = "typename ";
+  size_t Comment;
+  std::vector<size_t> Spend = spendableOnLine(T, Begin, End, Comment);
+  if (Spend.size() < Keyword.size() * At.size())
+    return false;
+  // A trailing comment's text first, then blanks after the insertions:
+  // what precedes them on the line (the statement, the callee's name,
+  // where findings and fixes point) keeps its columns, and only what lies
+  // between an insertion and the bytes it spends shifts right.
+  size_t Last = *llvm::max_element(At);
+  auto Cost = [&](size_t B) {
+    size_t D = ~size_t(0);
+    for (size_t A : At)
+      D = std::min(D, B < A ? A - B : B - A);
+    return std::tuple{B < Last, B < Comment, D};
+  };
+  llvm::stable_sort(Spend,
+                    [&](size_t X, size_t Y) { return Cost(X) < Cost(Y); });
+  Spend.resize(Keyword.size() * At.size());
+  llvm::sort(Spend);
+  llvm::sort(At);
+  std::string Line;
+  size_t S = 0, A = 0;
+  for (size_t I = Begin; I < End; ++I) {
+    while (A < At.size() && At[A] == I) {
+      Line += Keyword;
+      ++A;
+    }
+    if (S < Spend.size() && Spend[S] == I) {
+      ++S;
+      continue;
+    }
+    Line += T[I];
+  }
+  Rec.Text.replace(Begin, End - Begin, Line);
+  Rec.Typenames += At.size();
+  return true;
+}
+
+/// The `typename` that nvcc lets a dependent type name in a template
+/// argument do without (`f<T::value_type>(x)`): clang takes the name for
+/// a value until the instantiation, which then fails and drops the call.
+/// \p At are the names' offsets, from an earlier parse's errors. Lines that
+/// hold a repaired asm statement (\p Spans) are left alone.
+void repairTypenames(StringRef T, llvm::ArrayRef<unsigned> At,
+                     const std::vector<Span> &Spans, Recovery &Rec) {
+  std::map<size_t, std::vector<size_t>> ByLine; // line begin -> offsets
+  for (unsigned Off : At) {
+    if (Off >= T.size() || !(isIdent(T[Off]) || T.substr(Off, 2) == "::"))
+      continue;
+    if (T.substr(0, Off).rtrim(" \t").ends_with("typename"))
+      continue;
+    size_t LineBegin = T.rfind('\n', Off);
+    LineBegin = LineBegin == StringRef::npos ? 0 : LineBegin + 1;
+    auto &V = ByLine[LineBegin];
+    if (!llvm::is_contained(V, Off))
+      V.push_back(Off);
+  }
+  for (auto &[Begin, Offsets] : ByLine) {
+    size_t End = T.find('\n', Begin);
+    End = End == StringRef::npos ? T.size() : End;
+    if (End > Begin && T[End - 1] == '\r')
+      --End;
+    bool InAsm = llvm::any_of(Spans, [&](const Span &Sp) {
+      return Sp.Begin < End && Begin < Sp.End;
+    });
+    if (InAsm || !insertTypenames(T, Begin, End, Offsets, Rec))
+      Rec.TypenamesLeft += Offsets.size();
+  }
+}
+
 } // namespace
 
-Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
+Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes,
+                       llvm::ArrayRef<unsigned> Typenames) {
   Recovery Rec;
   Rec.Text = T.str();
   Scanner S(T);
@@ -448,6 +571,7 @@ Recovery recoverSource(StringRef T, llvm::ArrayRef<unsigned> ExtraEscapes) {
     I = St->Sp.End;
   }
   repairExtraEscapes(T, ExtraEscapes, Spans, Literals, Rec);
+  repairTypenames(T, Typenames, Spans, Rec);
   return Rec;
 }
 
@@ -477,21 +601,26 @@ RecoveredFile::getBuffer(const llvm::Twine &Name, int64_t FileSize,
   if (!Buf)
     return Buf;
   StringRef Text = (*Buf)->getBuffer();
-  std::vector<unsigned> Extra;
+  std::vector<unsigned> Extra, Typenames;
   {
     std::lock_guard<std::mutex> G(FS.Lock);
     auto It = FS.Extra.find(Path);
     if (It != FS.Extra.end())
       Extra = It->second;
+    auto TN = FS.TypenameAt.find(Path);
+    if (TN != FS.TypenameAt.end())
+      Typenames = TN->second;
   }
   // Cheap test first: most files have no asm at all.
-  if (Extra.empty() && Text.find("asm") == StringRef::npos)
+  if (Extra.empty() && Typenames.empty() &&
+      Text.find("asm") == StringRef::npos)
     return Buf;
-  Recovery R = recoverSource(Text, Extra);
+  Recovery R = recoverSource(Text, Extra, Typenames);
   if (R.Text == Text) {
-    if (R.Unrepairable) {
+    if (R.Unrepairable || R.TypenamesLeft) {
       std::lock_guard<std::mutex> G(FS.Lock);
       FS.Unrepaired += R.Unrepairable;
+      FS.TypenamesLeft += R.TypenamesLeft;
     }
     return Buf;
   }
@@ -505,6 +634,13 @@ void RecoveringFileSystem::addEscapes(const std::string &Path,
                                       llvm::ArrayRef<unsigned> Offsets) {
   std::lock_guard<std::mutex> G(Lock);
   auto &V = Extra[Path];
+  V.insert(V.end(), Offsets.begin(), Offsets.end());
+}
+
+void RecoveringFileSystem::addTypenames(const std::string &Path,
+                                        llvm::ArrayRef<unsigned> Offsets) {
+  std::lock_guard<std::mutex> G(Lock);
+  auto &V = TypenameAt[Path];
   V.insert(V.end(), Offsets.begin(), Offsets.end());
 }
 
@@ -524,6 +660,8 @@ void RecoveringFileSystem::noteRepaired(const std::string &Path,
   Originals.emplace(Path, std::move(Original));
   Repairs += R.Escapes + R.Commas;
   Unrepaired += R.Unrepairable;
+  Typenames += R.Typenames;
+  TypenamesLeft += R.TypenamesLeft;
 }
 
 std::map<std::string, std::string> RecoveringFileSystem::originals() const {
@@ -539,6 +677,16 @@ unsigned RecoveringFileSystem::repairs() const {
 unsigned RecoveringFileSystem::unrepaired() const {
   std::lock_guard<std::mutex> G(Lock);
   return Unrepaired;
+}
+
+unsigned RecoveringFileSystem::typenames() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Typenames;
+}
+
+unsigned RecoveringFileSystem::typenamesLeft() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return TypenamesLeft;
 }
 
 } // namespace proxyfence

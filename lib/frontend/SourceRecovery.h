@@ -30,13 +30,19 @@ struct Recovery {
   unsigned Escapes = 0;      // `%name` made `%%name`
   unsigned Commas = 0;       // missing operand commas added
   unsigned Unrepairable = 0; // rejections seen but left alone (no blank to spend)
+  unsigned Typenames = 0;     // `typename` supplied before a dependent type
+  unsigned TypenamesLeft = 0; // ... and not, for want of blanks on the line
 };
 
 /// Repairs \p Text (see above). \p ExtraEscapes: offsets of `%` that the
 /// front end rejected where the scan does not look (an asm string built in
-/// a macro), repaired inside their string literal.
+/// a macro), repaired inside their string literal. \p Typenames: offsets of
+/// dependent type names used as template arguments without `typename`
+/// (nvcc accepts them; clang drops the instantiation), found by an earlier
+/// parse; each gets the keyword, paid for with blanks of its own line.
 Recovery recoverSource(llvm::StringRef Text,
-                       llvm::ArrayRef<unsigned> ExtraEscapes = {});
+                       llvm::ArrayRef<unsigned> ExtraEscapes = {},
+                       llvm::ArrayRef<unsigned> Typenames = {});
 
 /// A file system that hands the front end repaired texts and remembers the
 /// original of every file it repaired.
@@ -48,6 +54,8 @@ public:
 
   /// Repair these `%` offsets too (from an earlier run's diagnostics).
   void addEscapes(const std::string &Path, llvm::ArrayRef<unsigned> Offsets);
+  /// Supply `typename` at these offsets (from an earlier run's diagnostics).
+  void addTypenames(const std::string &Path, llvm::ArrayRef<unsigned> Offsets);
 
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
   openFileForRead(const llvm::Twine &Path) override;
@@ -57,6 +65,9 @@ public:
   unsigned repairs() const;
   /// Rejections seen and left alone (Recovery::Unrepairable).
   unsigned unrepaired() const;
+  /// `typename` keywords supplied, and those left out (no blanks).
+  unsigned typenames() const;
+  unsigned typenamesLeft() const;
 
 private:
   friend class RecoveredFile;
@@ -64,9 +75,12 @@ private:
                     const Recovery &R);
   mutable std::mutex Lock;
   std::map<std::string, std::vector<unsigned>> Extra;
+  std::map<std::string, std::vector<unsigned>> TypenameAt;
   std::map<std::string, std::string> Originals;
   unsigned Repairs = 0;
   unsigned Unrepaired = 0;
+  unsigned Typenames = 0;
+  unsigned TypenamesLeft = 0;
 };
 
 } // namespace proxyfence

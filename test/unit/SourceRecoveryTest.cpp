@@ -97,4 +97,46 @@ TEST(SourceRecovery, ReportedEscapeInAMacroString) {
   EXPECT_NE(R.Text.find("%0,%%laneid;"), std::string::npos) << R.Text;
 }
 
+TEST(SourceRecovery, TypenameIsPaidForAfterItOnItsLine) {
+  std::string In = "void g() {\n"
+                   "    copy(convert<E::value_type>(x),  y(a, b));  // why not\n"
+                   "}\n";
+  unsigned At = In.find("E::value_type");
+  Recovery R = recoverSource(In, {}, {At});
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Typenames, 1u);
+  EXPECT_EQ(R.TypenamesLeft, 0u);
+  EXPECT_NE(R.Text.find("convert<typename E::value_type>"), std::string::npos)
+      << R.Text;
+  // What precedes the insertion keeps its columns; the other lines are
+  // untouched; only blanks and the comment's text were spent.
+  EXPECT_EQ(R.Text.substr(0, At), In.substr(0, At));
+  EXPECT_EQ(R.Text.substr(R.Text.find("\n}")), In.substr(In.find("\n}")));
+  EXPECT_NE(R.Text.find("y(a, b)") , std::string::npos) << R.Text;
+}
+
+TEST(SourceRecovery, TypenameSpendsNoBlankThatSeparatesWords) {
+  // Blanks to spend: only the indentation (the one between `return` and
+  // `f` must stay, as must those inside the string).
+  std::string In = "         return f<T::X>(\"a  b  c  d  e\");\n";
+  unsigned At = In.find("T::X");
+  Recovery R = recoverSource(In, {}, {At});
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Typenames, 1u);
+  EXPECT_EQ(R.Text, "return f<typename T::X>(\"a  b  c  d  e\");\n");
+}
+
+TEST(SourceRecovery, TypenameWithoutBlanksIsLeftOut) {
+  std::string In = "f<T::X>(a,b);\n";
+  Recovery R = recoverSource(In, {}, {0u + 2});
+  EXPECT_EQ(R.Text, In);
+  EXPECT_EQ(R.Typenames, 0u);
+  EXPECT_EQ(R.TypenamesLeft, 1u);
+  // Nor where one is already written.
+  std::string Written = "    f<typename T::X>(a);\n";
+  Recovery W = recoverSource(Written, {}, {unsigned(Written.find("T::X"))});
+  EXPECT_EQ(W.Text, Written);
+  EXPECT_EQ(W.Typenames + W.TypenamesLeft, 0u);
+}
+
 } // namespace
