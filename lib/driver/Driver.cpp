@@ -876,6 +876,9 @@ static void printRunStats(const DriverRun &Run) {
   for (const FileResult &R : Run.Results)
     Total.add(R.Stats);
   printStats(Total, Err);
+  Err << "proxyfence: stats: template calls resolved through an "
+         "instantiation: "
+      << Blind.ResolvedCalls << "\n";
   unsigned Repairs = 0;
   for (const FileResult &R : Run.Results)
     Repairs += R.Repairs;

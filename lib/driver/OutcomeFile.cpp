@@ -189,6 +189,7 @@ std::string writeOutcome(const FileOutcome &O) {
   json::Object Blind{{"deviceFunctions", B.DeviceFunctions},
                      {"stubs", writeStrings(B.Stubs)},
                      {"dropped", writeStrings(B.Dropped)},
+                     {"resolvedCalls", B.ResolvedCalls},
                      {"asmKinds", std::move(AsmKinds)}};
   json::Object Doc{{"file", txt(R.File)},
                    {"ran", R.Ran},
@@ -270,6 +271,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.Blind.DeviceFunctions = In.num(B, "deviceFunctions");
   R.Blind.Stubs = In.strings(B, "stubs");
   R.Blind.Dropped = In.strings(B, "dropped");
+  R.Blind.ResolvedCalls = In.num(B, "resolvedCalls");
   for (const json::Value &E : In.array(B, "asmKinds")) {
     const json::Object &K = *In.object(&E);
     R.Blind.AsmKinds[In.str(K, "kind")] = In.num(K, "count");

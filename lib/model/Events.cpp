@@ -587,6 +587,15 @@ BarrierId EventExtractor::asmBarrierId(const ptx::Instruction &I,
   return Id; // a PTX register: unknown
 }
 
+StmtRef warningAt(const SourceManager &SM, const Event &E) {
+  StmtRef Shown = shownAt(E);
+  if (!E.InLambda || !Shown)
+    return Shown;
+  SourceLocation Inside = SM.getExpansionLoc(E.InLambda.S->getBeginLoc()),
+                 Outside = SM.getExpansionLoc(Shown.S->getBeginLoc());
+  return SM.getFileID(Inside) == SM.getFileID(Outside) ? E.InLambda : Shown;
+}
+
 Event EventExtractor::lift(const Event &Inner, const CallSite &C,
                            const FunctionDecl *Fn) {
   Event E = Inner;
@@ -626,6 +635,11 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
   // An operation with an mbarrier keeps one, whatever the caller passes.
   if (E.Mbarrier.empty() && !Inner.Mbarrier.empty())
     E.Mbarrier = AliasSet::unknown();
+  // Out of a lambda's body: the statement there stays what the user reads.
+  if (!E.InLambda && isLambdaBody(C.Callee) && Inner.At) {
+    E.InLambda = Inner.At;
+    E.LambdaCall = {C.Site, Fn};
+  }
   E.At = {C.Site, Fn};
   // A compiler-generated member (a struct's copy assignment) is the
   // statement itself to the user: report it at the call, not inside.

@@ -18,6 +18,7 @@
 #include "ptx/Ptx.h"
 #include "model/Vocabulary.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -95,6 +96,11 @@ struct Event {
   /// CUTLASS kernel's one `op(params, smem)` call for every role).
   StmtRef Origin;
   const clang::FunctionDecl *OriginVia = nullptr;
+  /// When the event happens inside a lambda: the statement of the
+  /// innermost lambda's body that performs it, and the call of that lambda.
+  /// The user wrote the operation there, so a warning is shown there.
+  StmtRef InLambda;
+  StmtRef LambdaCall;
   /// Short description for messages: "C++ store", "st.shared", "TMA store".
   std::string What;
 };
@@ -110,6 +116,15 @@ inline Event withOrigin(Event E) {
 
 /// Where messages show \p E: its role function's statement, if it has one.
 inline StmtRef shownAt(const Event &E) { return E.Origin ? E.Origin : E.At; }
+/// Where a warning about the async operation \p E is shown: the statement
+/// of the lambda body that issues it (written there by the user), when that
+/// body is in the file of shownAt(E); otherwise shownAt(E).
+StmtRef warningAt(const clang::SourceManager &SM, const Event &E);
+/// Whether \p F is the call operator of a lambda.
+inline bool isLambdaBody(const clang::FunctionDecl *F) {
+  const auto *MD = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(F);
+  return MD && MD->getParent()->isLambda();
+}
 inline const clang::FunctionDecl *shownVia(const Event &E) {
   return E.Origin ? E.OriginVia : E.Via;
 }

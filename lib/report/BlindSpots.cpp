@@ -3,7 +3,9 @@
 #include "report/ProjectCodeVisitor.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include "clang/Basic/SourceManager.h"
 #include <set>
 
@@ -15,6 +17,7 @@ void BlindSpots::add(const BlindSpots &O) {
   DeviceFunctions += O.DeviceFunctions;
   Stubs.insert(Stubs.end(), O.Stubs.begin(), O.Stubs.end());
   Dropped.insert(Dropped.end(), O.Dropped.begin(), O.Dropped.end());
+  ResolvedCalls += O.ResolvedCalls;
   for (const auto &[Kind, N] : O.AsmKinds)
     AsmKinds[Kind] += N;
 }
@@ -122,6 +125,7 @@ public:
       return true;
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;
+    countResolvedCalls(FD);
     const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
     SourceLocation Begin = Body ? SM.getExpansionLoc(Body->getLBracLoc())
                                 : SM.getExpansionLoc(FD->getLocation());
@@ -146,6 +150,42 @@ public:
   }
 
 private:
+  /// The calls of \p FD's pattern that only an instantiation resolves,
+  /// found resolved in \p FD (the same source location).
+  void countResolvedCalls(const FunctionDecl *FD) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    if (!Pattern || !Pattern->getBody() || !FD->getBody() ||
+        !Counted(SM.getExpansionLoc(Pattern->getLocation())))
+      return;
+    auto [It, New] = DependentCalls.try_emplace(Pattern);
+    if (New)
+      collectCalls(Pattern->getBody(), [&](const CallExpr *C) {
+        if (!C->getDirectCallee() || C->isTypeDependent())
+          It->second.insert(C->getBeginLoc().getRawEncoding());
+      });
+    if (It->second.empty())
+      return;
+    collectCalls(FD->getBody(), [&](const CallExpr *C) {
+      unsigned L = C->getBeginLoc().getRawEncoding();
+      if (C->getDirectCallee() && It->second.count(L) &&
+          ResolvedSeen.insert(L).second)
+        ++Result.ResolvedCalls;
+    });
+  }
+  static void collectCalls(const Stmt *Body,
+                           llvm::function_ref<void(const CallExpr *)> F) {
+    llvm::SmallVector<const Stmt *, 64> Work{Body};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue; // a lambda's body is a function of its own
+      if (const auto *C = dyn_cast<CallExpr>(S))
+        F(C);
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+  }
+
   std::string where(SourceLocation L) {
     PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
     if (P.isInvalid())
@@ -186,7 +226,8 @@ private:
 
   const std::function<bool(SourceLocation)> &Counted;
   std::vector<SourceLocation> ErrorLocs;
-  std::set<unsigned> Seen, SeenAsm;
+  std::set<unsigned> Seen, SeenAsm, ResolvedSeen;
+  llvm::DenseMap<const FunctionDecl *, std::set<unsigned>> DependentCalls;
 };
 
 } // namespace

@@ -25,6 +25,11 @@ struct BlindSpots {
   /// Written asm statements of that code by what they do (TMA, GMMA,
   /// UTCCP, mbarrier, ...): proof that library bodies are real.
   std::map<std::string, unsigned> AsmKinds;
+  /// Calls that a template's pattern leaves unresolved (the callee depends
+  /// on its parameters) and an instantiation of this translation unit
+  /// resolves: what analysing the code as instantiated gained. Each call
+  /// once, whatever its instantiations.
+  unsigned ResolvedCalls = 0;
   void add(const BlindSpots &O);
   /// Most of the device code is stubs: the macros are likely not the
   /// build's (wrong --arch, missing -D).

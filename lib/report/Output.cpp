@@ -131,7 +131,7 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   std::map<std::pair<const Rule *, unsigned>, size_t> GroupOf;
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    auto Key = std::make_pair(F.R, stmtLoc(SM, shownAt(F.Async)).getRawEncoding());
+    auto Key = std::make_pair(F.R, stmtLoc(SM, warningAt(SM, F.Async)).getRawEncoding());
     auto [It, New] = GroupOf.try_emplace(Key, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -145,11 +145,23 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     for (size_t I : G)
       Merged.Mem.merge(Findings[I].Access.Mem);
     std::string Msg = F.R->Message(Merged, F.Async);
-    SourceLocation WarnLoc = stmtLoc(SM, shownAt(F.Async));
+    StmtRef Warned = warningAt(SM, F.Async);
+    SourceLocation WarnLoc = stmtLoc(SM, Warned);
     R.warning(WarnLoc, Msg, F.R->Name);
     auto note = [&](SourceLocation L, const std::string &Text) {
       R.note(L, Text);
     };
+    // Shown inside a lambda: where it is called, and from where.
+    if (Warned.S != shownAt(F.Async).S) {
+      std::set<unsigned> CallSeen;
+      for (size_t I : G)
+        if (const Event &A = Findings[I].Async;
+            A.LambdaCall &&
+            CallSeen.insert(stmtLoc(SM, A.LambdaCall).getRawEncoding()).second)
+          note(stmtLoc(SM, A.LambdaCall), "inside the lambda called here");
+      if (F.Async.LambdaCall.S != shownAt(F.Async).S)
+        note(stmtLoc(SM, shownAt(F.Async)), "reached through this call");
+    }
     // Shown inside a callee: the call where both ends meet, with its
     // arguments (the shared memory it passes, the roles it joins).
     if (shownAt(F.Async).S != F.Async.At.S)
@@ -158,8 +170,10 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     std::set<unsigned> IssuedSeen;
     for (size_t I : G) {
       const Event &A = Findings[I].Async;
+      // Not where the warning already points (a lambda's own statement).
       if (const FunctionDecl *Via = shownVia(A);
-          Via && IssuedSeen.insert(fileLoc(SM, A.Loc).getRawEncoding()).second)
+          Via && fileLoc(SM, A.Loc) != WarnLoc &&
+          IssuedSeen.insert(fileLoc(SM, A.Loc).getRawEncoding()).second)
         note(A.Loc, std::string(asyncOpName(A.Op)) + " issued here, inside '" +
                         Via->getNameAsString() + "'");
     }

@@ -280,8 +280,10 @@ public:
                          placeKey(SM, F.Async.Loc));
         continue;
       }
+      // Suppressed where it is shown too (inside a lambda, see warningAt).
       Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
-                            F.R->Name);
+                            F.R->Name,
+                            warningAt(SM, F.Async).S->getBeginLoc());
       if (Verdict == Admit::Kept) {
         Findings.push_back(F);
         // A role function in library code: shown at the call here instead.
@@ -395,7 +397,8 @@ public:
 private:
   bool editable(SourceLocation L) const { return Scope.editable(L); }
 
-  Admit admit(std::string Key, SourceLocation At, llvm::StringRef Rule) {
+  Admit admit(std::string Key, SourceLocation At, llvm::StringRef Rule,
+              SourceLocation AlsoShownAt = SourceLocation()) {
     if (Reported.count(Key)) {
       R.SkippedKeys.push_back(std::move(Key));
       return Admit::Repeat;
@@ -403,7 +406,9 @@ private:
     if (!Keys.insert(Key).second)
       return Admit::Repeat;
     R.Keys.push_back(std::move(Key));
-    return Suppressed.at(At, Rule) ? Admit::Suppressed : Admit::Kept;
+    bool Off = Suppressed.at(At, Rule) ||
+               (AlsoShownAt.isValid() && Suppressed.at(AlsoShownAt, Rule));
+    return Off ? Admit::Suppressed : Admit::Kept;
   }
 
   /// A template pattern analysed only for a caller's summary (a library

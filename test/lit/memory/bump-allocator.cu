@@ -8,7 +8,7 @@
 // memory twice, so the write may be the stored bytes. A member that moves
 // the pointer back (`pop`) is no bump allocator: its tiles may overlap.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 

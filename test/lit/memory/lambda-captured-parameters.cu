@@ -4,9 +4,9 @@
 // still the function's parameters, not the lambda's: a caller binds them.
 // `distinct` passes two tiles: the write of one and the TMA store of the
 // other do not meet. `same` passes one tile for both: the write reaches the
-// store, reported where fill_then_store issues it.
+// store, reported where the lambda of fill_then_store issues it.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 
@@ -22,11 +22,12 @@ __device__ void fill_then_store(float *staged, float *stored,
   auto store = [&]() {
     if (threadIdx.x == 0)
       tma_store(map, stored);
+    // CHECK: .cu:[[#@LINE-1]]:7: warning: TMA store reads shared memory 'a' written through the generic proxy {{.*}}[proxyfence-tma-store]
   };
   fill(v);
   __syncthreads();
   store();
-  // CHECK: .cu:[[#@LINE-1]]:3: warning: TMA store reads shared memory 'a' written through the generic proxy {{.*}}[proxyfence-tma-store]
+  // CHECK: .cu:[[#@LINE-1]]:3: note: inside the lambda called here
 }
 
 __global__ void distinct(const __grid_constant__ CUtensorMap map, float v) {

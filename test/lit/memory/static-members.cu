@@ -3,7 +3,7 @@
 // tile: nothing for the TMA load that later overwrites the tile to conflict
 // with. Reading an element of the tile before the load is a real read.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 

@@ -6,7 +6,7 @@
 // as the cast it is. `Overwrite` writes the tile it then stores with TMA
 // (one finding); `Staged` writes another tile.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 #include <utility>

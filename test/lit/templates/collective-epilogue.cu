@@ -6,8 +6,9 @@
 // kernel class calls it from its epilogue role and a kernel template calls
 // the kernel class with its parameters and the dynamic shared memory.
 // Which copy is a TMA store is known only once instantiated: the kernel
-// instantiations are analysed, and the warning is at the lambda's call in
-// `store()`, the fix before it (the lambda's barrier is in the call).
+// instantiations are analysed, and the warning is where the lambda issues
+// the store, its call in `store()` a note, the fix before that call (the
+// lambda's barrier is in it).
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence %t.cu > %t.out 2>&1
 // RUN: FileCheck --input-file=%t.out %s
@@ -15,7 +16,7 @@
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
 // CLEAN: proxyfence: 0 findings in 1 file
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 
@@ -97,7 +98,8 @@ void launch(const Params &params, int smem_bytes) {
   device_kernel<GemmKernel<true>><<<1, 256, smem_bytes>>>(params);
 }
 
-// CHECK:     {{.*}}.cu:[[#STORE:]]:7: warning: TMA store reads shared memory 'SharedStorage::smem_d' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK:     {{.*}}.cu:[[#ISSUE:]]:9: warning: TMA store reads shared memory 'SharedStorage::smem_d' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK:     {{.*}}.cu:[[#STORE:ISSUE+4]]:7: note: inside the lambda called here
 // CHECK:     note: generic-proxy write to 'SharedStorage::smem_d' here
 // CHECK:     {{.*}}.cu:[[#STORE]]:7: note: this barrier orders threads, not proxies; insert the fence before it
 // CHECK:     {{.*}}.cu:[[#STORE]]:7: note: insert '{{.*}}' here

@@ -12,7 +12,7 @@
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
 // CLEAN: proxyfence: 0 findings in 1 file
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

@@ -10,7 +10,7 @@
 // `consumer_release`).
 // RUN: not %proxyfence --stats %s -- -I%S/Inputs -I%S/../warp-specialized/Inputs 2>&1 | FileCheck %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -I%S/Inputs -I%S/../warp-specialized/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -I%S/../warp-specialized/Inputs -cubin -o /dev/null %s
 #include "cute_tensors.h"
 #include "pipeline.h"
 using namespace cute;

@@ -5,7 +5,7 @@
 // nothing instantiates. The unfenced store is reported; the fenced one not.
 // RUN: not %proxyfence %s -- -I%S/Inputs -I%S/../warp-specialized/Inputs 2>&1 | FileCheck %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -I%S/Inputs -I%S/../warp-specialized/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -I%S/../warp-specialized/Inputs -cubin -o /dev/null %s
 #include "cute_tensors.h"
 #include "ws.h"
 using namespace cute;

@@ -5,7 +5,7 @@
 // kernel; it is reported where it is, in the file's class. `Staged` writes
 // one member and stores another: nothing.
 // RUN: not %proxyfence --header-filter='^$' %s -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 #include "library_launch.h"
