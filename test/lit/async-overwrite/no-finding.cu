@@ -4,7 +4,7 @@
 // operand (async proxy); a refill of a buffer nobody read.
 // REQUIRES: nvcc
 // RUN: %proxyfence %s -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include "mbar.h"
 
 constexpr int STAGES = 2;

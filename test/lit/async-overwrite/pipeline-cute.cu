@@ -11,7 +11,7 @@
 // RUN: %proxyfence --fix --quiet %t.again.cu -- -I%S/../mma-operand/Inputs
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence %t.cu -- -I%S/../mma-operand/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -I%S/../mma-operand/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -I%S/../mma-operand/Inputs -cubin -o /dev/null %t.cu
 #include "mini_cute.h"
 
 constexpr int STAGES = 2;

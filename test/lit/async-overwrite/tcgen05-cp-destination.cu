@@ -11,7 +11,7 @@
 // RUN: %proxyfence --arch=sm_100a --fix --quiet %t.again.cu -- -I%S/Inputs
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm100a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "mbar.h"
 
 __device__ __forceinline__ uint64_t smem_desc(const void *smem) {

@@ -4,7 +4,7 @@
 // it, so none the compiler moves across a clobber-less one matters here.
 // The same statement with a shared-memory fence is reported.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 
 __global__ void publish(float *out, float v) {
   __shared__ float tile[128];

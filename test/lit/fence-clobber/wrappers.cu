@@ -15,7 +15,7 @@
 // RUN: not %proxyfence --fix %t.again.cu 2>&1 | FileCheck --check-prefix=AGAIN %s
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence --disable=proxyfence-fence-clobber %s 2>&1 | FileCheck --check-prefix=DISABLED %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 // RUN: %proxyfence --list-rules | FileCheck --check-prefix=LIST %s
 #include <cstdint>
 

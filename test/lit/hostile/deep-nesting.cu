@@ -6,7 +6,7 @@
 // RUN: %proxyfence --fix --quiet %t.cu -- -ftemplate-depth=1024
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence %t.cu -- -ftemplate-depth=1024
-// RUN: %nvcc-sm90a -ftemplate-depth=1024 -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -ftemplate-depth=1024 -cubin -o /dev/null %t.cu
 // REQUIRES: nvcc
 #include <cuda.h>
 

@@ -6,7 +6,7 @@
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix --quiet %t.cu
 // RUN: %proxyfence %t.cu
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 // REQUIRES: nvcc
 #include <cuda.h>
 

@@ -8,7 +8,7 @@
 // RUN: %proxyfence --disable=proxyfence-fence-clobber --fix --quiet %t.cu -- -I%S/Inputs
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence --disable=proxyfence-fence-clobber %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "mini_cutlass_barrier.h"
 
 constexpr int Stages = 4;

@@ -8,7 +8,7 @@
 // fence before the relaxed cluster barrier: `unfenced<2>` lacks it (one
 // finding per init).
 // RUN: not %proxyfence --disable=proxyfence-fence-clobber %s -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include "mini_cutlass_barrier.h"
 
 using Barrier = cutlass::arch::ClusterBarrier;

@@ -11,7 +11,7 @@
 // RUN: cmp %t/fix/k.cu %t/apply/k.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t/fix/k.cu %s
 // RUN: %proxyfence %t/fix/k.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t/fix/k.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t/fix/k.cu
 #include <cstdint>
 
 __device__ inline uint32_t smem(const void *p) {

@@ -8,7 +8,7 @@
 // RUN: %proxyfence --mbarrier-init-proxy-fence=require --fix --quiet %t.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence --mbarrier-init-proxy-fence=require %t.cu 2>&1 | FileCheck --check-prefix=DEFAULT %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 // RUN: not %proxyfence --mbarrier-init-proxy-fence=maybe %t.cu 2>&1 | FileCheck --check-prefix=BAD %s
 #include <cuda.h>
 #include <cstdint>

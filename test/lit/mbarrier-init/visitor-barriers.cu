@@ -10,7 +10,7 @@
 // template parameter (`kPeers > 1 ? cluster sync : __syncthreads()`): the
 // instantiations taking __syncthreads() run without a cluster.
 // RUN: not %proxyfence --disable=proxyfence-fence-clobber %s -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include "mini_cutlass_barrier.h"
 #include <utility>
 

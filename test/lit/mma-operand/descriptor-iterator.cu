@@ -5,7 +5,7 @@
 // buffer written after the fence (`other`): the one warning, at the MMA
 // both instantiations share, names `sB` alone.
 // RUN: not %proxyfence %s -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include "mini_cute.h"
 #include <cuda_bf16.h>
 

@@ -11,7 +11,7 @@
 // RUN: %proxyfence --arch=sm_100a --fix --quiet %t.again.cu
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence --arch=sm_100a %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm100a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -cubin -o /dev/null %t.cu
 #include <cuda/ptx>
 #include <cuda_bf16.h>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // No finding: both fence conventions, the unscoped fence, and writes to a
 // buffer the MMA does not read (after the operands were fenced).
 // RUN: %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda_bf16.h>
 #include <cstdint>
 

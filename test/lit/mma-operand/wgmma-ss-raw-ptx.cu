@@ -9,7 +9,7 @@
 // RUN: %proxyfence --fix --quiet %t.again.cu
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda_bf16.h>
 #include <cstdint>
 

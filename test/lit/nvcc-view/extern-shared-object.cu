@@ -7,7 +7,7 @@
 // RUN: FileCheck --input-file=%t.out %s
 // RUN: %proxyfence --strict %s > /dev/null 2>&1; test $? -eq 1
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 // RUN: not %proxyfence --stats %s 2>&1 | FileCheck %s
 // RUN: not %proxyfence --stats --no-nvcc-view %s 2>&1 | FileCheck --check-prefix=PLAIN %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 struct coord { int x, y; };

@@ -11,7 +11,7 @@
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t/k.cu %s
 // RUN: %proxyfence %t/k.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %t/k.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t/k.cu
 #include <cuda.h>
 #include <cstdint>
 

@@ -9,7 +9,7 @@
 // RUN: FileCheck --input-file=%t.out %s
 // RUN: not %proxyfence --arch=sm_90a --no-nvcc-view %s 2>&1 | FileCheck --check-prefix=OFF %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 

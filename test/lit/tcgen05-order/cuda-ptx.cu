@@ -10,7 +10,7 @@
 // RUN: %proxyfence --arch=sm_100a --fix --quiet %t.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence --arch=sm_100a %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm100a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -cubin -o /dev/null %t.cu
 #include <cuda/ptx>
 #include <cstdint>
 

@@ -10,7 +10,7 @@
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm100a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "mini_cutlass_tmem.h"
 
 using TmemAllocator = cute::TMEM::Allocator2Sm;

@@ -12,7 +12,7 @@
 // RUN: %proxyfence --arch=sm_100a --fix --quiet %t.cu -- -I%S/Inputs
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm100a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "mini_cutlass_tmem.h"
 
 __global__ void __launch_bounds__(160) store_then_mma(const float *in, uint64_t adesc, uint64_t bdesc, uint64_t idesc) {

@@ -6,7 +6,7 @@
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --arch=sm_100a %t.cu -- -I%S/Inputs 2>&1 | FileCheck %s
-// RUN: %nvcc-sm100a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm100a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "tmem_ptx.h"
 
 template <uint32_t kColumns>

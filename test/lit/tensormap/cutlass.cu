@@ -13,7 +13,7 @@
 // RUN: %proxyfence --fix --quiet %t.cu -- -I%S/Inputs
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "mini_cute_tensormap.h"
 
 __device__ inline void init_bar(uint64_t *bar) {

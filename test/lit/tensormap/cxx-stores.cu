@@ -11,7 +11,7 @@
 // RUN: %proxyfence --fix --quiet %t.cu
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

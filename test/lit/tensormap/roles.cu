@@ -8,7 +8,7 @@
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix --quiet %t.cu
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

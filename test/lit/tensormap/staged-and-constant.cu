@@ -12,7 +12,7 @@
 // REQUIRES: nvcc
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 // Kernel `handed` receives the map from another thread through the CTA
 // barrier and must acquire after it.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
-// RUN: %nvcc-sm90a -c -o /dev/null %s
+// RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cuda.h>
 #include <cstdint>
 

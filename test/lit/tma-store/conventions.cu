@@ -6,7 +6,7 @@
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix %t.cu 2>&1 | FileCheck --check-prefix=FIX %s
 // RUN: cmp %s %t.cu
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: grep '^ *cuda::ptx::fence_proxy_async' %t.cu | count 2
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cuda/ptx>
 #include <cstdint>

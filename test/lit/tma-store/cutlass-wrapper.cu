@@ -10,7 +10,7 @@
 // The header is project code, but nothing in it needed a fix.
 // RUN: cmp %S/Inputs/mini_cutlass.h %t/mini_cutlass.h
 // RUN: %proxyfence %t/k.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t/k.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t/k.cu
 #include <cuda.h>
 #include "mini_cutlass.h"
 

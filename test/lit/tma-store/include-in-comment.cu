@@ -2,7 +2,7 @@
 // RUN: cp %s %t.cu
 // RUN: %proxyfence --fix --quiet --fence-style=cuda-ptx %t.cu
 // RUN: FileCheck --input-file=%t.cu %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 // CHECK: #include <cuda/ptx>
 // CHECK: // Built with: #include <cuda/ptx> would pull in the wrappers
 // CHECK: cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);

@@ -7,7 +7,7 @@
 // RUN: %proxyfence --fix %t.cu > %t.out 2>&1 || echo "exit=$?" >> %t.out
 // RUN: FileCheck --check-prefix=FIX --input-file=%t.out %s
 // RUN: cmp %s %t.cu
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

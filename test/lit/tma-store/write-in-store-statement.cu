@@ -7,7 +7,7 @@
 // RUN: not %proxyfence %t.cu 2>&1 | FileCheck %s
 // RUN: not %proxyfence --fix --quiet %t.cu
 // RUN: cmp %s %t.cu
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 #include <cuda.h>
 #include <cstdint>
 

@@ -8,7 +8,7 @@
 // RUN: FileCheck --check-prefix=FIXED --input-file=%t.cu %s
 // RUN: grep -v '^//' %t.cu | grep -c 'fence\.proxy\.async\|fence\.mbarrier_init' | grep -qx 1
 // RUN: %proxyfence %t.cu 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -cubin -o /dev/null %t.cu
 // REQUIRES: nvcc
 #include <cuda.h>
 #include <cstdint>

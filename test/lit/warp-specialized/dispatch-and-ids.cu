@@ -11,7 +11,7 @@
 // RUN: %proxyfence --fix --quiet --fence-style=ptx %t.again.cu -- -I%S/Inputs
 // RUN: cmp %t.cu %t.again.cu
 // RUN: %proxyfence %t.cu -- -I%S/Inputs 2>&1 | FileCheck --check-prefix=CLEAN %s
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %t.cu
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %t.cu
 #include "ws.h"
 
 constexpr int TILE = 2048;

@@ -9,7 +9,7 @@
 // RUN: not %proxyfence %t.cu -- -I%S/Inputs > %t.out 2>&1
 // RUN: FileCheck --input-file=%t.out %s
 // REQUIRES: nvcc
-// RUN: %nvcc-sm90a -I%S/Inputs -c -o /dev/null %s
+// RUN: %nvcc-sm90a -I%S/Inputs -cubin -o /dev/null %s
 #include "pipeline.h"
 
 constexpr int STAGES = 2;

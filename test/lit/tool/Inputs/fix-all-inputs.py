@@ -121,8 +121,11 @@ def main():
         for f in changed:
             if not f.endswith(".cu"):
                 continue  # headers are compiled through their includer
+            # Device code only (-cubin: front end, cicc, ptxas): a fix
+            # changes only device functions, and the host compiler's pass
+            # over the same file is most of the time of -c.
             nvcc = [a.nvcc, "-std=c++17", "-gencode", "arch=compute_%s,code=sm_%s" % (arch, arch),
-                    "-c", "-o", os.devnull, os.path.join(work, f)] + \
+                    "-cubin", "-o", os.devnull, os.path.join(work, f)] + \
                    [x for x in extra if x.startswith(("-I", "-D", "-ftemplate-depth"))]
             r = subprocess.run(nvcc, capture_output=True, text=True)
             if r.returncode != 0:
