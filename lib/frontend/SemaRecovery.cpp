@@ -122,6 +122,8 @@ bool SemaRecovery::templateArgumentReadsReference(const Diagnostic &Info) const 
   Lexer Lex(SM.getLocForStartOfFile(File), CI->getLangOpts(), Text.begin(),
             Text.begin() + Offset, Text.end());
   Token Tok, Prev, PrevPrev;
+  Prev.startToken();
+  PrevPrev.startToken();
   int Depth = 0;
   for (int N = 0; N < 256 && !Lex.LexFromRawLexer(Tok); ++N) {
     if (Tok.is(tok::less))
