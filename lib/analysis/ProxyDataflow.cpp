@@ -175,7 +175,7 @@ public:
       RoleArrive L = R;
       L.Arrive = Lift(R.Arrive);
       L.Access.Mem = Lift(R.Access).Mem;
-      addRoleRecord(LiftedArrives, L);
+      LiftedArrives.add(L);
     }
     for (const RoleWait &R : Sm.RoleWaits) {
       RoleWait L = R;
@@ -183,7 +183,7 @@ public:
       L.Async.Mem = Lift(R.Async).Mem;
       if (L.Async.Mem.empty() && !L.Async.Mem.onlyKernelArgument())
         L.Async.Mem = AliasSet::unknown();
-      addRoleRecord(LiftedWaits, L);
+      LiftedWaits.add(L);
     }
   }
 
@@ -253,21 +253,23 @@ public:
   void pairAcrossCalls(CfgReach &Reach, const std::vector<Event> &Accesses,
                        llvm::function_ref<void(Finding)> Report,
                        ProxySummary &Out) {
-    std::vector<RoleArrive> Arrives;
-    std::vector<RoleWait> WaitRecs;
+    RoleRecordSet<RoleArrive> ArriveSet;
+    RoleRecordSet<RoleWait> WaitSet;
     // The role function's own statements, which messages show wherever
     // the records are lifted to.
     for (const ArriveRecord &R : ArriveRecs)
-      addRoleRecord(Arrives, {ArriveEvents[R.Arrive],
-                              withOrigin(Accesses[R.Access]), R.Handoff});
+      ArriveSet.add({ArriveEvents[R.Arrive], withOrigin(Accesses[R.Access]),
+                     R.Handoff});
     for (const auto &[K, Async] : WaitAsyncs)
       if (!liftedTogether(Waits[K], Async))
-        addRoleRecord(WaitRecs, {Waits[K], withOrigin(Async)});
-    size_t LocalArrives = Arrives.size(), LocalWaits = WaitRecs.size();
-    for (const RoleArrive &R : LiftedArrives)
-      addRoleRecord(Arrives, R);
-    for (const RoleWait &R : LiftedWaits)
-      addRoleRecord(WaitRecs, R);
+        WaitSet.add({Waits[K], withOrigin(Async)});
+    size_t LocalArrives = ArriveSet.size(), LocalWaits = WaitSet.size();
+    for (const RoleArrive &R : LiftedArrives.records())
+      ArriveSet.add(R);
+    for (const RoleWait &R : LiftedWaits.records())
+      WaitSet.add(R);
+    std::vector<RoleArrive> Arrives = ArriveSet.take();
+    std::vector<RoleWait> WaitRecs = WaitSet.take();
     for (size_t I = 0; I < Arrives.size(); ++I)
       for (size_t J = 0; J < WaitRecs.size(); ++J) {
         if (I < LocalArrives && J < LocalWaits)
@@ -333,8 +335,8 @@ private:
   std::set<std::tuple<unsigned, const Stmt *, unsigned, unsigned>>
       WaitAsyncSeen;
   /// Role records of callees, lifted to their call sites here.
-  std::vector<RoleArrive> LiftedArrives;
-  std::vector<RoleWait> LiftedWaits;
+  RoleRecordSet<RoleArrive> LiftedArrives;
+  RoleRecordSet<RoleWait> LiftedWaits;
 };
 
 /// The proxy dataflow over one function's CFG, with the role records

@@ -3,6 +3,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/Hashing.h"
 #include <map>
 
 using namespace clang;
@@ -94,22 +95,38 @@ bool sameBarrierOperand(const Event &A, const Event &B) {
          llvm::equal(A.Mbarrier.roots(), B.Mbarrier.roots());
 }
 
-void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R) {
-  for (const RoleArrive &X : Into)
-    if (sameStatements(X.Arrive, R.Arrive) &&
-        sameBarrierOperand(X.Arrive, R.Arrive) &&
-        sameStatements(X.Access, R.Access) && X.Handoff.S == R.Handoff.S)
+namespace {
+size_t statementsKey(const RoleArrive &R) {
+  return llvm::hash_combine(R.Arrive.At.S, R.Arrive.Loc.getRawEncoding(),
+                            R.Access.At.S, R.Access.Loc.getRawEncoding(),
+                            R.Handoff.S);
+}
+size_t statementsKey(const RoleWait &R) {
+  return llvm::hash_combine(R.Wait.At.S, R.Wait.Loc.getRawEncoding(),
+                            R.Async.At.S, R.Async.Loc.getRawEncoding(),
+                            int(R.Async.Op));
+}
+bool sameRecord(const RoleArrive &X, const RoleArrive &R) {
+  return sameStatements(X.Arrive, R.Arrive) &&
+         sameBarrierOperand(X.Arrive, R.Arrive) &&
+         sameStatements(X.Access, R.Access) && X.Handoff.S == R.Handoff.S;
+}
+bool sameRecord(const RoleWait &X, const RoleWait &R) {
+  return sameStatements(X.Wait, R.Wait) && sameBarrierOperand(X.Wait, R.Wait) &&
+         sameStatements(X.Async, R.Async) && X.Async.Op == R.Async.Op;
+}
+} // namespace
+
+template <typename Record> void RoleRecordSet<Record>::add(const Record &R) {
+  llvm::SmallVector<unsigned, 1> &Same = ByStatements[statementsKey(R)];
+  for (unsigned I : Same)
+    if (sameRecord(Records[I], R))
       return;
-  Into.push_back(R);
+  Same.push_back(Records.size());
+  Records.push_back(R);
 }
 
-void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R) {
-  for (const RoleWait &X : Into)
-    if (sameStatements(X.Wait, R.Wait) && sameBarrierOperand(X.Wait, R.Wait) &&
-        sameStatements(X.Async, R.Async) &&
-        X.Async.Op == R.Async.Op)
-      return;
-  Into.push_back(R);
-}
+template class RoleRecordSet<RoleArrive>;
+template class RoleRecordSet<RoleWait>;
 
 } // namespace proxyfence

@@ -17,6 +17,8 @@
 
 #include "model/Events.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <unordered_map>
 #include <vector>
 
 namespace proxyfence {
@@ -56,10 +58,27 @@ BarrierId::Match sameMbarrier(const Event &Arrive, const Event &Wait,
 /// pipeline's `producer_acquire()` in one role).
 bool sameBarrierOperand(const Event &A, const Event &B);
 
-/// Adds \p R to \p Into unless a record of the same statements and
-/// barrier is there.
-void addRoleRecord(std::vector<RoleArrive> &Into, const RoleArrive &R);
-void addRoleRecord(std::vector<RoleWait> &Into, const RoleWait &R);
+/// Role records in the order added, each once: a record of the same
+/// statements and barrier as one already held is dropped. Indexed by the
+/// statements, because a kernel of thousands of barriers (an unrolled one)
+/// holds tens of thousands of records, and a search of all of them for each
+/// addition made building them quadratic.
+template <typename Record> class RoleRecordSet {
+public:
+  void add(const Record &R);
+  const std::vector<Record> &records() const { return Records; }
+  size_t size() const { return Records.size(); }
+  std::vector<Record> take() {
+    ByStatements.clear();
+    return std::move(Records);
+  }
+
+private:
+  std::vector<Record> Records;
+  std::unordered_map<size_t, llvm::SmallVector<unsigned, 1>> ByStatements;
+};
+extern template class RoleRecordSet<RoleArrive>;
+extern template class RoleRecordSet<RoleWait>;
 
 } // namespace proxyfence
 

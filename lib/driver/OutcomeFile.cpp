@@ -1,6 +1,7 @@
 //===- OutcomeFile.cpp - one input's analysis as a file --------------------===//
 #include "driver/OutcomeFile.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
 using namespace clang;
@@ -44,15 +45,33 @@ json::Object writeMessage(const tooling::DiagnosticMessage &M) {
                       {"ranges", std::move(Ranges)}};
 }
 
-json::Object writeSpan(const SourceSpan &S) {
-  return json::Object{{"file", txt(S.File)}, {"begin", S.Begin}, {"end", S.End}};
-}
-
 json::Array writeStrings(const std::vector<std::string> &V) {
   json::Array A;
   for (const std::string &S : V)
     A.push_back(txt(S));
   return A;
+}
+
+/// Verification sites, one per access and async operation of each finding
+/// (tens of thousands in a large unrolled kernel): each an array of indices
+/// into one table of the paths, rules and groups they repeat.
+json::Object writeSites(const std::vector<VerifySite> &Sites) {
+  llvm::StringMap<unsigned> Index;
+  json::Array Strings, Rows;
+  auto ref = [&](llvm::StringRef S) {
+    auto [It, New] = Index.try_emplace(S, Strings.size());
+    if (New)
+      Strings.push_back(txt(S));
+    return It->second;
+  };
+  for (const VerifySite &S : Sites) {
+    json::Array Row{int(S.Kind), ref(S.Rule), ref(S.Group), S.Fixed};
+    for (const SourceSpan *Sp : {&S.Access, &S.AccessOp, &S.Async, &S.AsyncOp})
+      for (unsigned V : {ref(Sp->File), Sp->Begin, Sp->End})
+        Row.push_back(V);
+    Rows.push_back(std::move(Row));
+  }
+  return json::Object{{"strings", std::move(Strings)}, {"rows", std::move(Rows)}};
 }
 
 /// Reads what the writers above wrote; the first mismatch sets Bad.
@@ -131,9 +150,38 @@ public:
     }
     return M;
   }
-  SourceSpan span(const json::Object &O, llvm::StringRef Key) {
-    const json::Object &S = *object(O.get(Key));
-    return {str(S, "file"), num(S, "begin"), num(S, "end")};
+  std::vector<VerifySite> sites(const json::Object &O) {
+    std::vector<std::string> Strings = strings(O, "strings");
+    std::vector<VerifySite> Sites;
+    for (const json::Value &E : array(O, "rows")) {
+      const json::Array *Row = E.getAsArray();
+      if (!Row || Row->size() != 16) {
+        Bad = true;
+        continue;
+      }
+      auto at = [&](size_t I) {
+        auto N = (*Row)[I].getAsInteger();
+        Bad |= !N || *N < 0;
+        return N ? unsigned(*N) : 0;
+      };
+      auto string = [&](size_t I) {
+        unsigned K = at(I);
+        Bad |= K >= Strings.size();
+        return K < Strings.size() ? Strings[K] : std::string();
+      };
+      VerifySite S;
+      S.Kind = VerifySite::KindTy(at(0));
+      S.Rule = string(1);
+      S.Group = string(2);
+      auto Fixed = (*Row)[3].getAsBoolean();
+      Bad |= !Fixed;
+      S.Fixed = Fixed && *Fixed;
+      SourceSpan *Spans[] = {&S.Access, &S.AccessOp, &S.Async, &S.AsyncOp};
+      for (size_t K = 0; K < 4; ++K)
+        *Spans[K] = {string(4 + 3 * K), at(5 + 3 * K), at(6 + 3 * K)};
+      Sites.push_back(std::move(S));
+    }
+    return Sites;
   }
 };
 
@@ -161,16 +209,7 @@ std::string writeOutcome(const FileOutcome &O) {
   json::Array Inputs;
   for (const auto &[Path, Hash] : R.Inputs)
     Inputs.push_back(json::Object{{"file", txt(Path)}, {"sha256", Hash}});
-  json::Array Sites;
-  for (const VerifySite &S : R.Sites)
-    Sites.push_back(json::Object{{"kind", int(S.Kind)},
-                                 {"rule", txt(S.Rule)},
-                                 {"group", txt(S.Group)},
-                                 {"access", writeSpan(S.Access)},
-                                 {"accessOp", writeSpan(S.AccessOp)},
-                                 {"async", writeSpan(S.Async)},
-                                 {"asyncOp", writeSpan(S.AsyncOp)},
-                                 {"fixed", S.Fixed}});
+  json::Object Sites = writeSites(R.Sites);
   const AnalysisStats &St = R.Stats;
   json::Object Stats{{"functions", St.Functions},
                      {"asmStatements", St.AsmStatements},
@@ -302,19 +341,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
     const json::Object &F = *In.object(&E);
     R.Inputs.emplace_back(In.str(F, "file"), In.str(F, "sha256"));
   }
-  for (const json::Value &E : In.array(Doc, "sites")) {
-    const json::Object &S = *In.object(&E);
-    VerifySite Site;
-    Site.Kind = VerifySite::KindTy(In.num(S, "kind"));
-    Site.Rule = In.str(S, "rule");
-    Site.Group = In.str(S, "group");
-    Site.Access = In.span(S, "access");
-    Site.AccessOp = In.span(S, "accessOp");
-    Site.Async = In.span(S, "async");
-    Site.AsyncOp = In.span(S, "asyncOp");
-    Site.Fixed = In.flag(S, "fixed");
-    R.Sites.push_back(std::move(Site));
-  }
+  R.Sites = In.sites(*In.object(Doc.get("sites")));
   O.Errors = In.num(Doc, "errors");
   O.FirstError = In.str(Doc, "firstError");
   O.ErrorLimitHit = In.flag(Doc, "errorLimitHit");
