@@ -209,31 +209,37 @@ static std::string qualifiedFieldName(const FieldDecl *FD) {
   return RD->getNameAsString() + "::" + Name;
 }
 
+/// How a message names root \p R.
+static std::string rootName(const MemRoot &R) {
+  // The field says which buffer of dynamic shared memory; the record names
+  // whose. A named `__shared__` variable names itself.
+  if (R.Field && R.Kind != MemRoot::SharedVar)
+    return "'" + qualifiedFieldName(R.Field) + "'";
+  switch (R.Kind) {
+  case MemRoot::DynamicShared:
+    return "dynamic shared memory";
+  case MemRoot::This:
+  case MemRoot::ThisValue:
+    return "'*this'";
+  default:
+    return "'" + R.Var->getNameAsString() + "'";
+  }
+}
+
 std::string AliasSet::describe() const {
   if (Unknown || Roots.empty())
     return "shared memory";
+  // Roots that differ only in what a message cannot show (two
+  // instantiations' fields, a field reached two ways) are named once.
+  std::vector<std::string> Names;
+  for (const MemRoot &R : Roots)
+    if (std::string N = rootName(R); !llvm::is_contained(Names, N))
+      Names.push_back(std::move(N));
   std::string Out;
-  for (size_t I = 0; I < Roots.size(); ++I) {
+  for (size_t I = 0; I < Names.size(); ++I) {
     if (I)
-      Out += I + 1 == Roots.size() ? " or " : ", ";
-    const MemRoot &R = Roots[I];
-    if (R.Field && R.Kind != MemRoot::SharedVar) {
-      // The field says which buffer of dynamic shared memory; the record
-      // names whose. A named `__shared__` variable names itself.
-      Out += "'" + qualifiedFieldName(R.Field) + "'";
-      continue;
-    }
-    switch (R.Kind) {
-    case MemRoot::DynamicShared:
-      Out += "dynamic shared memory";
-      break;
-    case MemRoot::This:
-    case MemRoot::ThisValue:
-      Out += "'*this'";
-      break;
-    default:
-      Out += "'" + R.Var->getNameAsString() + "'";
-    }
+      Out += I + 1 == Names.size() ? " or " : ", ";
+    Out += Names[I];
   }
   return Out;
 }
@@ -698,6 +704,13 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
   }
   if (const VarDecl *Root = localAggregateRoot(Sub))
     return varValue(Root, Fn);
+  // `Stage *p = odd ? a : b;`: arms of one type are an lvalue, loaded after
+  // the choice; what either variable holds.
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Sub)) {
+    AliasSet S = loadedValue(CO->getTrueExpr(), Fn);
+    S.merge(loadedValue(CO->getFalseExpr(), Fn));
+    return S;
+  }
   // A field of an aggregate parameter (`t.ptr_` of a `const Tuple &t`): what
   // the caller's argument holds.
   if (const ParmVarDecl *P = paramAggregateRoot(Sub)) {
