@@ -8,7 +8,7 @@ BUILD=${1:-build}
 shift || true
 
 PKGS=(clang-22 libclang-22-dev libclang-rt-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
-      cmake ninja-build libgtest-dev python3 python3-yaml pre-commit ${EXTRA_PKGS:-})
+      cmake ninja-build libgtest-dev python3 python3-yaml pre-commit ccache ${EXTRA_PKGS:-})
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

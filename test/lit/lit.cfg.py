@@ -61,6 +61,8 @@ except (OSError, ValueError, IndexError):
 if hasattr(os, "geteuid") and os.geteuid() != 0:
     config.available_features.add("non-root-user")
 
+if shutil.which("ccache"):
+    config.available_features.add("ccache")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 
