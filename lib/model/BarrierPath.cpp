@@ -59,6 +59,13 @@ BarrierPath rootOf(BarrierPath::RootKind K, const ValueDecl *V = nullptr) {
   return P;
 }
 
+/// `*this` as \p Fn sees it. In a lambda it is the enclosing member
+/// function's, named in Var: calls of the lambda, and of the functions it
+/// is passed to (`poll([&] { return try_wait(); })`), keep it as it is.
+BarrierPath thisRoot(const FunctionDecl *Fn) {
+  return rootOf(BarrierPath::This, thisCapturedBy(Fn));
+}
+
 const Expr *argFor(const Expr *Site, const FunctionDecl *Callee,
                    unsigned Param) {
   if (const auto *Call = dyn_cast<CallExpr>(Site)) {
@@ -218,7 +225,7 @@ Path PathResolver::value(const Expr *E, const FunctionDecl *Fn,
         FD && FD->getType()->isArrayType())
       return object(E, Fn, Depth + 1);
   if (isa<CXXThisExpr>(E))
-    return rootOf(BarrierPath::This);
+    return thisRoot(Fn);
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return callResult(Call, Fn, /*ByRef=*/false, Depth);
   if (E->isGLValue() && isa<DeclRefExpr, MemberExpr>(E))
@@ -308,6 +315,14 @@ Path PathResolver::lift(const BarrierPath &Inner, const Expr *Site,
     break;
   }
   case BarrierPath::This: {
+    // A lambda's captured `this`: the enclosing member function's, which
+    // only a call of that function maps.
+    if (const auto *Owner = dyn_cast_or_null<FunctionDecl>(Inner.Var);
+        Owner && Callee &&
+        Owner->getCanonicalDecl() != Callee->getCanonicalDecl()) {
+      Out = rootOf(BarrierPath::This, Owner);
+      break;
+    }
     const auto *Call = dyn_cast<CallExpr>(Site);
     if (!Call)
       break;
@@ -321,7 +336,7 @@ Path PathResolver::lift(const BarrierPath &Inner, const Expr *Site,
     bool Arrow = false, ImplicitThis = false;
     const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis);
     if (ImplicitThis)
-      Out = rootOf(BarrierPath::This);
+      Out = thisRoot(Caller);
     else if (Obj)
       Out = Arrow ? value(Obj, Caller, Depth + 1)
                   : object(argumentObject(Obj), Caller, Depth + 1);

@@ -23,7 +23,8 @@ namespace proxyfence {
 
 struct BarrierPath {
   enum RootKind { SharedVar, Local, Param, This } Root = SharedVar;
-  /// The variable (SharedVar, Local) or the ParmVarDecl (Param).
+  /// The variable (SharedVar, Local), the ParmVarDecl (Param), or for a
+  /// `this` a lambda captured, the member function it belongs to (This).
   const clang::ValueDecl *Var = nullptr;
   unsigned ParamIndex = 0;
 

@@ -589,6 +589,13 @@ DependentCallee dependentCallee(const CallExpr *Call) {
   return R;
 }
 
+const CXXMethodDecl *thisCapturedBy(const FunctionDecl *Fn) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Fn);
+  while (MD && MD->getParent()->isLambda())
+    MD = dyn_cast<CXXMethodDecl>(MD->getParent()->getDeclContext());
+  return MD && MD != Fn ? MD : nullptr;
+}
+
 const Expr *memberCallObject(const CallExpr *Call, bool &Arrow,
                              bool &ImplicitThis) {
   Arrow = ImplicitThis = false;

@@ -79,6 +79,11 @@ patternField(const clang::CXXDependentScopeMemberExpr *ME);
 const clang::Expr *memberCallObject(const clang::CallExpr *Call, bool &Arrow,
                                     bool &ImplicitThis);
 
+/// The member function whose `this` the lambda body \p Fn (its call
+/// operator, nested or not) captured: what `this` means there. Null when
+/// \p Fn is not a lambda's, or its lambda is not inside a member function.
+const clang::CXXMethodDecl *thisCapturedBy(const clang::FunctionDecl *Fn);
+
 /// Reads of shared memory in a pattern whose type depends on template
 /// parameters (`tile[i]` with `__shared__ T tile[N]`), or of known type used
 /// by an operator that does (`v[0] = row[1]` with `float v[N / 4]`): the

@@ -605,6 +605,7 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     AliasSet S;
     MemRoot R;
     R.Kind = MemRoot::This;
+    R.Var = thisCapturedBy(Fn); // a lambda's: the enclosing member's
     S.add(R);
     return S;
   }
@@ -727,6 +728,7 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
     AliasSet S;
     MemRoot R;
     R.Kind = MemRoot::ThisValue;
+    R.Var = thisCapturedBy(Fn);
     S.add(R);
     return S;
   }
@@ -1071,13 +1073,26 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
     Out.add(A.narrowedTo(Param));
 }
 
-/// Whether \p R is a parameter of a function other than \p Callee: one a
-/// lambda captured from the function around it, which means the same there.
+/// Whether \p R is a parameter, or the `*this`, of a function other than
+/// \p Callee: one a lambda captured from the function around it, which
+/// means the same there (and in the functions the lambda is passed to).
 static bool capturedParam(const MemRoot &R, const FunctionDecl *Callee) {
-  const auto *P = dyn_cast_or_null<ParmVarDecl>(R.Var);
-  const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
-  return R.Kind == MemRoot::Param && Owner && Callee &&
+  const FunctionDecl *Owner = nullptr;
+  if (R.Kind == MemRoot::Param) {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(R.Var);
+    Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  } else if (R.Kind == MemRoot::This || R.Kind == MemRoot::ThisValue) {
+    Owner = dyn_cast_or_null<FunctionDecl>(R.Var);
+  }
+  return Owner && Callee &&
          Owner->getCanonicalDecl() != Callee->getCanonicalDecl();
+}
+
+/// The callee's `*this` root \p R where the call is on the caller's own
+/// object: inside a lambda, the `this` the lambda captured.
+static MemRoot callersThis(MemRoot R, const FunctionDecl *Caller) {
+  R.Var = thisCapturedBy(Caller);
+  return R;
 }
 
 /// \p S with its parameter roots bound to what \p Arg (by parameter index;
@@ -1201,7 +1216,7 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
         mergeNarrowed(Out, Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller),
                       R);
       } else if (ImplicitThis) {
-        Out.add(R); // the caller's own object
+        Out.add(callersThis(R, Caller)); // the caller's own object
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
       }
@@ -1212,15 +1227,15 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
       if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
         if (Arrow ? isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())
                   : isDereferencedThis(Obj))
-          Out.add(R);
+          Out.add(callersThis(R, Caller));
         else if (!Arrow)
           Out.merge(valueOf(Obj, Caller));
       } else if (ImplicitThis) {
-        Out.add(R);
+        Out.add(callersThis(R, Caller));
       } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
         // `*this + i` of an iterator's operator[]: the caller's own object.
         if (isDereferencedThis(Call->getArg(0)))
-          Out.add(R);
+          Out.add(callersThis(R, Caller));
         else
           Out.merge(valueOf(Call->getArg(0), Caller));
       }
