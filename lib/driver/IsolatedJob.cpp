@@ -13,6 +13,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <mutex>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,25 +38,38 @@ static bool writeAll(int FD, llvm::StringRef Data) {
   return true;
 }
 
+/// With -j, workers fork from several threads. A child forked while another
+/// worker's pipe still has its write end open in the parent would hold that
+/// end too, and the other worker would see no end of file until this child
+/// exits: a quick file would wait for a slow one and time out with it. So
+/// a pipe's write end is open in the parent only inside this lock.
+static std::mutex ForkLock;
+
 FileOutcome analyseInputIsolated(const DriverOptions &Opts,
                                  const InputCommand &Job,
                                  const std::set<std::string> &Reported) {
   int Pipe[2];
-  if (::pipe(Pipe) != 0)
-    return failed(std::string("cannot create a pipe: ") + std::strerror(errno));
-  pid_t Child = ::fork();
-  if (Child < 0) {
-    ::close(Pipe[0]);
+  pid_t Child;
+  {
+    std::lock_guard<std::mutex> G(ForkLock);
+    if (::pipe(Pipe) != 0)
+      return failed(std::string("cannot create a pipe: ") +
+                    std::strerror(errno));
+    Child = ::fork();
+    if (Child < 0) {
+      ::close(Pipe[0]);
+      ::close(Pipe[1]);
+      return failed(std::string("cannot start a process: ") +
+                    std::strerror(errno));
+    }
+    if (Child == 0) {
+      ::close(Pipe[0]);
+      std::string Text = writeOutcome(analyseInput(Opts, Job, Reported));
+      // No exit handlers or destructors: they belong to the parent.
+      ::_exit(writeAll(Pipe[1], Text) ? 0 : 1);
+    }
     ::close(Pipe[1]);
-    return failed(std::string("cannot start a process: ") + std::strerror(errno));
   }
-  if (Child == 0) {
-    ::close(Pipe[0]);
-    std::string Text = writeOutcome(analyseInput(Opts, Job, Reported));
-    // No exit handlers or destructors: they belong to the parent.
-    ::_exit(writeAll(Pipe[1], Text) ? 0 : 1);
-  }
-  ::close(Pipe[1]);
 
   using Clock = std::chrono::steady_clock;
   auto Deadline = Clock::now() + std::chrono::seconds(Opts.Timeout);
