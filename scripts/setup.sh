@@ -23,7 +23,14 @@ if [ ! -x /usr/local/cuda/bin/nvcc ] && [ -z "${CUDA_PATH:-}" ]; then
   echo "setup: note: no CUDA at /usr/local/cuda; pass -DPF_CUDA_PATH=... or --cuda-path" >&2
 fi
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+# ccache (installed above) makes a rebuild in a fresh clone on the same machine
+# (CI after a session) cost seconds; paths are hashed relative to the clone.
+LAUNCHER=()
+if command -v ccache >/dev/null 2>&1; then
+  LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${LAUNCHER[@]}" \
   ${CUDA_PATH:+-DPF_CUDA_PATH="$CUDA_PATH"} "$@" >/dev/null
 # Two jobs: the CI machine has 2 cores and clang's headers are heavy.
 ninja -C "$BUILD" -j "$(nproc)"
