@@ -58,6 +58,7 @@ struct TranslationUnitResult {
   unsigned Unfixable = 0;  // diagnostics without a fix
   unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
   unsigned InLibrary = 0;  // hazards in code outside the project, unreported
+  unsigned OutsideFocus = 0; // in the project, outside the header in focus
   AnalysisStats Stats;
   BlindSpots Blind; // stubs and code lost to front-end errors
   /// Device function templates analysed only as written: nothing in the

@@ -27,6 +27,12 @@ bool TraceTarget::parse(llvm::StringRef Text, TraceTarget &Out,
   return true;
 }
 
+Trace::Trace(const SourceManager &SM, TraceTarget T)
+    : SM(SM), Target(std::move(T)) {
+  if (!Target.Focus.empty())
+    FocusFile = SM.getFileManager().getOptionalFileRef(Target.Focus);
+}
+
 bool Trace::atLine(SourceLocation L) const {
   if (L.isInvalid())
     return false;
@@ -38,7 +44,9 @@ bool Trace::atLine(SourceLocation L) const {
     return Name == Target.File || Name.ends_with("/" + Target.File) ||
            llvm::sys::path::filename(Name) == Target.File;
   if (!Target.Focus.empty())
-    return Name == Target.Focus;
+    return Name == Target.Focus ||
+           (FocusFile &&
+            SM.getFileEntryRefForID(SM.getFileID(L)) == *FocusFile);
   return SM.isWrittenInMainFile(L);
 }
 
@@ -49,8 +57,15 @@ bool Trace::targets(const Event &E) const {
   if (atLine(E.Loc))
     return true;
   StmtRef Shown = shownAt(E);
-  return (Shown && atLine(Shown.S->getBeginLoc())) ||
-         (E.At && atLine(E.At.S->getBeginLoc()));
+  if ((Shown && atLine(Shown.S->getBeginLoc())) ||
+      (E.At && atLine(E.At.S->getBeginLoc())))
+    return true;
+  // A call on the way in (a header's `copy(...)` that the kernel reaches).
+  for (const CallFrame *C : {E.Inside, E.OriginInside})
+    for (; C; C = C->Inner)
+      if (atLine(C->At.S->getBeginLoc()))
+        return true;
+  return false;
 }
 
 std::string Trace::where(SourceLocation L) const {

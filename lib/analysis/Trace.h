@@ -34,8 +34,7 @@ struct TraceTarget {
 
 class Trace {
 public:
-  Trace(const clang::SourceManager &SM, TraceTarget T)
-      : SM(SM), Target(std::move(T)) {}
+  Trace(const clang::SourceManager &SM, TraceTarget T);
 
   /// Whether \p E is written at the traced line, or issued by a call there,
   /// or is a traced event as a caller sees it (mark()).
@@ -63,6 +62,9 @@ public:
 private:
   const clang::SourceManager &SM;
   TraceTarget Target;
+  /// The header in focus as the file manager knows it: the unit may reach
+  /// it by another spelling of its path (`include/x.h`, `../include/x.h`).
+  clang::OptionalFileEntryRef FocusFile;
   std::vector<std::string> Lines;
   std::vector<unsigned> More; // per line: further accesses tallied on it
   llvm::StringSet<> Said;

@@ -388,7 +388,7 @@ struct DriverRun {
   std::vector<std::pair<std::string, std::string>> Incomplete;
 
   // mergeResults
-  unsigned Findings = 0, Suppressed = 0, InLibrary = 0;
+  unsigned Findings = 0, Suppressed = 0, InLibrary = 0, OutsideFocus = 0;
   tooling::TranslationUnitDiagnostics TUD;
   std::map<std::string, tooling::Replacements> Edits;
   std::map<std::string, std::string> Originals;
@@ -671,6 +671,7 @@ static void mergeResults(DriverRun &Run) {
     Run.Findings += R.Findings;
     Run.Suppressed += R.Suppressed;
     Run.InLibrary += R.InLibrary;
+    Run.OutsideFocus += R.OutsideFocus;
     if (Opts.Format != OutputFormat::Text || !Opts.SarifFile.empty())
       Run.Machine.Diags.insert(Run.Machine.Diags.end(), R.Diags.begin(),
                                R.Diags.end());
@@ -853,6 +854,10 @@ static void printSummary(const DriverRun &Run) {
   if (Run.InLibrary)
     Err << "; " << Run.InLibrary << " in library code, not reported "
         << "(--header-filter selects headers to report)";
+  if (Run.OutsideFocus)
+    Err << "; " << Run.OutsideFocus
+        << " in the including source's other files, not reported (name "
+           "them to check them)";
   Err << "\n";
   if (Blind.Stubs.size() || Blind.Dropped.size())
     Err << "proxyfence: not seen: " << Blind.Stubs.size()

@@ -239,6 +239,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"suppressed", R.Suppressed},
                    {"patternsOnly", R.PatternsOnly},
                    {"inLibrary", R.InLibrary},
+                   {"outsideFocus", R.OutsideFocus},
                    {"repairs", R.Repairs},
                    {"asmLeft", R.AsmLeft},
                    {"sharedObjectsRecovered", R.SemaRepairs.SharedObjects},
@@ -297,6 +298,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.Stats.UnresolvedSites = In.strings(St, "unresolvedSites");
   R.Stats.HeaderContexts = In.strings(St, "headerContexts");
   R.InLibrary = In.num(Doc, "inLibrary");
+  R.OutsideFocus = In.num(Doc, "outsideFocus");
   R.Repairs = In.num(Doc, "repairs");
   R.AsmLeft = In.num(Doc, "asmLeft");
   R.SemaRepairs.SharedObjects = In.num(Doc, "sharedObjectsRecovered");

@@ -208,8 +208,14 @@ std::vector<PlannedFix> FixPlanner::plan(const std::vector<Finding> &Findings) {
   std::vector<StmtRef> Targets(Findings.size());
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    StmtRef Target = F.Handoff ? F.Handoff : F.Async.At;
+    // Writers fence before the barrier they cross; where that barrier is
+    // outside what may be edited (a header's caller), the issuing thread
+    // fences before the async operation.
+    StmtRef Target = F.Handoff && Editable(F.Handoff.S->getBeginLoc())
+                         ? F.Handoff
+                         : F.Async.At;
     PlannedFix &P = Out[I];
+    P.AtAsync = !(Target == F.Handoff);
     P.Before = statementOf(Target, P.NeedsBraces, P.Reason);
     Targets[I] = Target;
     if (P.Before)

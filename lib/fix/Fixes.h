@@ -41,6 +41,7 @@ struct PlannedFix {
   const clang::Stmt *After = nullptr;  // or the statement it follows
   bool NeedsBraces = false;   // Before/After is the unbraced body of if/for
   bool Hoisted = false;       // moved out of a loop with no write inside
+  bool AtAsync = false; // before the async operation, not the barrier crossed
   std::string FenceText;      // the statements inserted, one per line
   std::vector<std::string> Includes; // headers they need, e.g. "<cuda/ptx>"
 };

@@ -1,6 +1,7 @@
 //===- Events.cpp - statements of device code as events -------------------===//
 #include "model/Events.h"
 #include "model/CuteCopies.h"
+#include "clang/AST/ASTContext.h"
 #include "model/TensorMapWrites.h"
 #include "model/DependentCalls.h"
 #include "model/Vocabulary.h"
@@ -640,6 +641,8 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
     E.InLambda = Inner.At;
     E.LambdaCall = {C.Site, Fn};
   }
+  if (Inner.At)
+    E.Inside = frame(Inner.At, Inner.Via, Inner.Inside);
   E.At = {C.Site, Fn};
   // A compiler-generated member (a struct's copy assignment) is the
   // statement itself to the user: report it at the call, not inside.
@@ -648,6 +651,16 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
   else if (!E.Via)
     E.Via = C.Callee;
   return E;
+}
+
+const CallFrame *EventExtractor::frame(StmtRef At,
+                                       const FunctionDecl *Via,
+                                       const CallFrame *Inner) {
+  const CallFrame *&F = Frames[std::make_tuple(At.S, Via, Inner)];
+  // Allocated with the AST: findings outlive the analyses that lift them.
+  if (!F)
+    F = new (Memory.context()) CallFrame{At, Via, Inner};
+  return F;
 }
 
 BarrierId EventExtractor::memberBarrierId(const BarrierId &Inner,

@@ -21,6 +21,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <functional>
@@ -62,6 +63,17 @@ struct BarrierId {
   std::string describe() const;
 };
 
+/// One step inward along the calls through which a lifted event happens:
+/// the statement of the callee that performs it, the callee through which it
+/// does there, and the next step. Lets a report show the event at the
+/// statement of a file it reports (a header's own `copy(...)` call) when the
+/// call it was lifted to lies elsewhere (the kernel in another file).
+struct CallFrame {
+  StmtRef At;
+  const clang::FunctionDecl *Via = nullptr;
+  const CallFrame *Inner = nullptr;
+};
+
 struct Event {
   EffectKind Kind;
   AsyncOp Op = AsyncOp::None;
@@ -96,6 +108,9 @@ struct Event {
   /// CUTLASS kernel's one `op(params, smem)` call for every role).
   StmtRef Origin;
   const clang::FunctionDecl *OriginVia = nullptr;
+  /// The calls inside At (and inside Origin) through which it happens.
+  const CallFrame *Inside = nullptr;
+  const CallFrame *OriginInside = nullptr;
   /// When the event happens inside a lambda: the statement of the
   /// innermost lambda's body that performs it, and the call of that lambda.
   /// The user wrote the operation there, so a warning is shown there.
@@ -110,6 +125,7 @@ inline Event withOrigin(Event E) {
   if (!E.Origin) {
     E.Origin = E.At;
     E.OriginVia = E.Via;
+    E.OriginInside = E.Inside;
   }
   return E;
 }
@@ -238,8 +254,16 @@ private:
   BarrierId asmBarrierId(const ptx::Instruction &I, const ptx::Effect &Eff,
                          const clang::GCCAsmStmt *Asm,
                          const clang::FunctionDecl *Fn);
+  /// The one frame of (At, Via, Inner): lifting the same event through the
+  /// same calls again makes no new one.
+  const CallFrame *frame(StmtRef At, const clang::FunctionDecl *Via,
+                         const CallFrame *Inner);
 
   MemoryModel &Memory;
+  llvm::DenseMap<std::tuple<const clang::Stmt *, const clang::FunctionDecl *,
+                            const CallFrame *>,
+                 const CallFrame *>
+      Frames;
   unsigned &AsmStatements;
   unsigned &AsmInstructions;
   llvm::DenseSet<const clang::Stmt *> Counted;

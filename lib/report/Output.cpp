@@ -180,15 +180,15 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     // The same access seen through two instantiations is one note.
     std::set<std::tuple<unsigned, unsigned, int>> AccessSeen;
     std::set<unsigned> HandoffSeen, FixSeen;
-    std::vector<const Finding *> Handoffs;
+    std::vector<std::pair<const Finding *, bool>> Handoffs; // fenced there?
     std::vector<PlannedFix> GroupFixes;
     size_t Notes = 0, Hidden = 0;
     for (size_t I : G) {
       const Finding &X = Findings[I];
+      const PlannedFix &P = Fixes[I];
       if (X.Handoff &&
           HandoffSeen.insert(stmtLoc(SM, X.Handoff).getRawEncoding()).second)
-        Handoffs.push_back(&X);
-      const PlannedFix &P = Fixes[I];
+        Handoffs.push_back({&X, !P.AtAsync});
       if (P.Ok && FixSeen.insert(P.At.getRawEncoding()).second)
         GroupFixes.push_back(P);
       const Event &Acc = X.Access;
@@ -218,9 +218,11 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     if (Hidden)
       note(WarnLoc, "and " + std::to_string(Hidden) +
                         " more generic-proxy accesses");
-    for (const Finding *H : Handoffs)
-      note(stmtLoc(SM, H->Handoff), "this barrier orders threads, not proxies; "
-                                    "insert the fence before it");
+    for (auto [H, FenceHere] : Handoffs)
+      note(stmtLoc(SM, H->Handoff),
+           FenceHere ? "this barrier orders threads, not proxies; insert the "
+                       "fence before it"
+                     : "this barrier orders threads, not proxies");
     if (!GroupFixes.empty()) {
       std::vector<std::string> Texts;
       for (const PlannedFix &P : GroupFixes)

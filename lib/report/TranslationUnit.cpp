@@ -214,11 +214,15 @@ public:
       return false;
     if (Focus)
       return inFocus(L);
-    if (SM.isWrittenInMainFile(L))
-      return true;
-    if (SM.isInSystemHeader(L))
+    return inProject(L);
+  }
+  /// The main file or a header the filter selects (the project's, by
+  /// default): editable when no header is in focus.
+  bool inProject(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    if (L.isInvalid() || SM.isInSystemHeader(L))
       return false;
-    return Headers.selects(SM, L);
+    return SM.isWrittenInMainFile(L) || Headers.selects(SM, L);
   }
 
 private:
@@ -274,10 +278,13 @@ public:
         F.Access.At = F.Access.Origin;
         F.Access.Via = F.Access.OriginVia;
       }
+      showInScope(F.Async);
+      showInScope(F.Access);
       if (!editable(F.Async.At.S->getBeginLoc())) {
-        InLibrary.insert(std::string(F.R->Name) + "|" +
-                         placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
-                         placeKey(SM, F.Async.Loc));
+        unreported(F.Async.At.S->getBeginLoc(),
+                   std::string(F.R->Name) + "|" +
+                       placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
+                       placeKey(SM, F.Async.Loc));
         continue;
       }
       // Suppressed where it is shown too (inside a lambda, see warningAt).
@@ -321,7 +328,7 @@ public:
       if (calleeOnlyPattern(F.Init.At.Fn))
         continue;
       if (!editable(F.Init.At.S->getBeginLoc())) {
-        InLibrary.insert(initFindingKey(SM, F));
+        unreported(F.Init.At.S->getBeginLoc(), initFindingKey(SM, F));
         continue;
       }
       Admit Verdict = admit(initFindingKey(SM, F), F.Init.At.S->getBeginLoc(),
@@ -341,9 +348,33 @@ public:
     return InitFindings;
   }
 
+  /// \p E, shown outside what this unit reports (for a header, the kernel
+  /// of another file that calls into it) but performed through a statement
+  /// inside it: shown at the outermost such statement, as if the function
+  /// holding it had been analysed on its own.
+  void showInScope(Event &E) {
+    StmtRef Shown = shownAt(E);
+    if (!Shown || editable(Shown.S->getBeginLoc()))
+      return;
+    for (const CallFrame *C = E.Origin ? E.OriginInside : E.Inside; C;
+         C = C->Inner)
+      if (editable(C->At.S->getBeginLoc())) {
+        E.At = C->At;
+        E.Via = C->Via;
+        E.Inside = C->Inner;
+        E.Origin = StmtRef();
+        E.OriginVia = nullptr;
+        E.OriginInside = nullptr;
+        return;
+      }
+  }
+
   /// Hazards inside library code (outside the project, not selected by
   /// --header-filter): counted once per async operation, not reported.
   unsigned inLibrary() const { return InLibrary.size(); }
+  /// With a header in focus: hazards in the project's other files of the
+  /// unit (the source that includes it), counted apart from library code.
+  unsigned outsideFocus() const { return OutsideFocus.size(); }
 
   /// proxyfence-fence-clobber: fence wrappers the compiler may reorder.
   std::vector<ClobberFinding> clobberFindings(Analyzer &A) {
@@ -428,7 +459,11 @@ private:
   TranslationUnitResult &R;
   Suppressions Suppressed;
   std::set<std::string> Keys;
-  std::set<std::string> InLibrary;
+  std::set<std::string> InLibrary, OutsideFocus;
+  void unreported(SourceLocation At, std::string Key) {
+    (Scope.focused() && Scope.inProject(At) ? OutsideFocus : InLibrary)
+        .insert(std::move(Key));
+  }
 };
 
 /// Plans the fixes of \p F, reports them family by family (the report text
@@ -545,6 +580,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
     M.setTrace(&*Tracer);
   F.Init = Collect.initFindings(M);
   R.InLibrary = Collect.inLibrary();
+  R.OutsideFocus = Collect.outsideFocus();
   // Both analyses' unresolved template calls are in the stats.
   R.Stats = A.stats();
   if (!Opts.HeaderContextNote.empty())
