@@ -105,19 +105,6 @@ static Owner ownerOf(llvm::StringRef Dir) {
   return {Top, false};
 }
 
-/// Whether directories \p A and \p B meet below the top-level directories
-/// and the home directory: in one tree, not only in /tmp or ~ as any two
-/// unrelated trees do.
-static bool nearRoot(llvm::StringRef A, llvm::StringRef B) {
-  llvm::StringRef Common = A;
-  while (!Common.empty() && !isUnder(B, Common))
-    Common = path::parent_path(Common);
-  const char *Home = std::getenv("HOME");
-  return !Common.empty() &&
-         std::distance(path::begin(Common), path::end(Common)) > 2 &&
-         !(Home && Common == llvm::StringRef(Home));
-}
-
 ProjectFiles::ProjectFiles(llvm::StringRef MainFile, llvm::StringRef Cuda,
                            llvm::ArrayRef<std::string> IncludeDirs,
                            llvm::StringRef DatabaseDir)
@@ -128,24 +115,23 @@ ProjectFiles::ProjectFiles(llvm::StringRef MainFile, llvm::StringRef Cuda,
   Root = O.Root.empty() ? Dir.str() : O.Root;
   Git = O.Git;
   auto addExtra = [&](const std::string &D) {
-    if (D.empty() || excluded(D) || isUnder(D, Root) ||
-        llvm::is_contained(Extra, D) || !nearRoot(D, Root))
+    if (D.empty() || excluded(D) || isUnder(D, Root) || isUnder(Root, D) ||
+        llvm::is_contained(Extra, D))
       return;
     for (auto It = path::begin(D), End = path::end(D); It != End; ++It)
       if (isVendoredName(*It))
         return;
     Extra.push_back(D);
   };
-  // -I and -iquote directories of the same tree join the project unless
-  // another tree claims them: `-I../include` beside the root, a release's
-  // include/ two levels above its examples/<name>/, the include/ that holds
-  // a header given as the input. One that another tree claims (its own
-  // .git, build or licence file: CUTLASS's include/ in its own checkout),
-  // or that meets the root only at a top-level or home directory, is
-  // another project's.
+  // -I and -iquote directories beside the root (`-I../include`, a
+  // release's include/ next to its examples/) join it unless another tree
+  // claims them; one elsewhere is another project's (a dependency unpacked
+  // next to the user's tree, CUTLASS's include/ in its own checkout).
+  std::string Beside = path::parent_path(Root).str();
   for (const std::string &I : IncludeDirs) {
     std::string D = canonical(I);
-    if (!O.Git && fs::is_directory(D) && ownerOf(D).Root.empty())
+    if (!O.Git && !Beside.empty() && isUnder(D, Beside) &&
+        fs::is_directory(D) && ownerOf(D).Root.empty())
       addExtra(D);
   }
   if (!DatabaseDir.empty())
