@@ -335,9 +335,18 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   DriverOptions Through = Opts;
   Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout / 2) : 0;
   FileOutcome O = run(Through, Job);
-  if (O.accepted())
+  // A source whose parse stopped at the error limit (a JIT project's source
+  // that includes a generated file the checkout lacks) may stop before the
+  // header's code: the header alone is analysed too, and the run that
+  // reached more of its device functions is kept.
+  bool Stopped = O.accepted() && O.ErrorLimitHit;
+  if (O.accepted() && !Stopped)
     return O;
-  std::string Why = O.Failure.empty() ? "it could not be parsed" : O.Failure;
+  std::string Why =
+      Stopped ? "its parse stopped at --max-errors=" +
+                    std::to_string(Opts.MaxErrors)
+      : O.Failure.empty() ? "it could not be parsed"
+                          : O.Failure;
   DriverOptions Alone = Opts;
   Alone.Timeout = Opts.Timeout ? Opts.Timeout - Through.Timeout : 0;
   Alone.FocusHeader.clear();
@@ -345,7 +354,11 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   Alone.HeaderContextNote = "header " + Opts.FocusHeader +
                             " analysed alone: its including source " +
                             Job.first + " failed (" + Why + ")";
-  return run(Alone, {Opts.FocusHeader, Job.second});
+  FileOutcome A = run(Alone, {Opts.FocusHeader, Job.second});
+  if (Stopped && !(A.accepted() && A.R.Blind.DeviceFunctions >
+                                       O.R.Blind.DeviceFunctions))
+    return O;
+  return A;
 }
 
 static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
