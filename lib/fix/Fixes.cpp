@@ -211,11 +211,10 @@ std::vector<PlannedFix> FixPlanner::plan(const std::vector<Finding> &Findings) {
     // Writers fence before the barrier they cross; where that barrier is
     // outside what may be edited (a header's caller), the issuing thread
     // fences before the async operation.
-    StmtRef Target = F.Handoff && Editable(F.Handoff.S->getBeginLoc())
-                         ? F.Handoff
-                         : F.Async.At;
+    bool AtHandoff = F.Handoff && Editable(F.Handoff.S->getBeginLoc());
+    StmtRef Target = AtHandoff ? F.Handoff : F.Async.At;
     PlannedFix &P = Out[I];
-    P.AtAsync = !(Target == F.Handoff);
+    P.AtAsync = !AtHandoff;
     P.Before = statementOf(Target, P.NeedsBraces, P.Reason);
     Targets[I] = Target;
     if (P.Before)
