@@ -31,9 +31,6 @@ struct HeaderJob {
   /// The including source was found by searching the project (no -p): if
   /// it cannot be analysed in time, or parsed, the header is analysed alone.
   bool AloneOnFailure = false;
-  /// A second including source, configured unlike the first (HeaderTU.h),
-  /// whose instantiation adds its findings to the first's.
-  std::string SecondSource;
 };
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,

@@ -46,9 +46,6 @@ struct DriverOptions : AnalysisOptions {
   /// Set per input by the driver: FocusHeader names a header analysed in a
   /// source the project search found; on failure there, analyse it alone.
   bool FocusAloneOnFailure = false;
-  /// Set per input by the driver: a second source that includes
-  /// FocusHeader, analysed when the first left time (Driver.cpp).
-  std::string FocusSecondSource;
   /// Also write the findings as SARIF to this file (launcher mode).
   std::string SarifFile;
   /// Results of unchanged inputs come from the cache (--no-cache: off).

@@ -269,7 +269,6 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
           Header.AloneOnFailure = true;
-          Header.SecondSource = H->SecondEntryFile;
           Abs = H->EntryFile;
         }
       Headers->push_back(Header);
@@ -324,82 +323,25 @@ private:
 /// including source gets half of --timeout there and, if that source
 /// cannot be analysed in it or parsed, is analysed alone in the rest: the
 /// instantiation is a bonus, never the reason a header goes unseen.
-/// Adds the findings of the focus header's second instantiation \p From
-/// (which skipped those of \p Into) to \p Into: reported, counted and
-/// fixed with them. The counts of what was not seen stay the first's.
-static void addInstantiation(FileOutcome &Into, FileOutcome &&From) {
-  FileResult &R = Into.R, &F = From.R;
-  R.Report += F.Report;
-  R.Findings += F.Findings;
-  R.Suppressed += F.Suppressed;
-  R.Unfixable += F.Unfixable;
-  // The same library hazards are met in both: counted once.
-  R.InLibrary = std::max(R.InLibrary, F.InLibrary);
-  R.OutsideFocus = std::max(R.OutsideFocus, F.OutsideFocus);
-  auto append = [](auto &To, auto &Items) {
-    To.insert(To.end(), std::make_move_iterator(Items.begin()),
-              std::make_move_iterator(Items.end()));
-  };
-  append(R.Diags, F.Diags);
-  append(R.Keys, F.Keys);
-  append(R.SkippedKeys, F.SkippedKeys);
-  append(R.Sites, F.Sites);
-  append(R.TraceLines, F.TraceLines);
-  append(R.Inputs, F.Inputs);
-  append(R.Stats.HeaderContexts, F.Stats.HeaderContexts);
-  for (auto &[Path, Repls] : F.Edits)
-    for (const tooling::Replacement &Rep : Repls)
-      if (!llvm::is_contained(R.Edits[Path], Rep))
-        llvm::consumeError(R.Edits[Path].add(Rep));
-  for (auto &[Path, Text] : F.Originals)
-    R.Originals.emplace(Path, std::move(Text));
-}
-
 static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
                                               const InputCommand &Job,
                                               const std::set<std::string> &Reported) {
-  auto run = [&](const DriverOptions &O, const InputCommand &J,
-                 const std::set<std::string> &Skip) {
-    return O.Timeout ? analyseInputIsolated(O, J, Skip)
-                     : analyseInput(O, J, Skip);
+  auto run = [&](const DriverOptions &O, const InputCommand &J) {
+    return O.Timeout ? analyseInputIsolated(O, J, Reported)
+                     : analyseInput(O, J, Reported);
   };
   if (!Opts.FocusAloneOnFailure)
-    return run(Opts, Job, Reported);
+    return run(Opts, Job);
   DriverOptions Through = Opts;
   Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout / 2) : 0;
-  FileOutcome O = run(Through, Job, Reported);
+  FileOutcome O = run(Through, Job);
   // A source whose parse stopped at the error limit (a JIT project's source
   // that includes a generated file the checkout lacks) may stop before the
   // header's code: the header alone is analysed too, and the run that
   // reached more of its device functions is kept.
   bool Stopped = O.accepted() && O.ErrorLimitHit;
-  if (O.accepted() && !Stopped) {
-    // A second source configured unlike the first reaches the header code
-    // that the first compiled away, in the half of --timeout the header
-    // alone would have had.
-    if (Opts.FocusSecondSource.empty())
-      return O;
-    DriverOptions Second = Through;
-    Second.Timeout = Opts.Timeout ? Opts.Timeout - Through.Timeout : 0;
-    Second.HeaderContextNote = "header " + Opts.FocusHeader +
-                               " also analysed in translation unit " +
-                               Opts.FocusSecondSource +
-                               " (a second instantiation, configured unlike "
-                               "the first)";
-    std::set<std::string> Skip = Reported;
-    Skip.insert(O.R.Keys.begin(), O.R.Keys.end());
-    FileOutcome S = run(Second, {Opts.FocusSecondSource, Job.second}, Skip);
-    if (S.accepted() && !S.ErrorLimitHit)
-      addInstantiation(O, std::move(S));
-    else
-      O.R.Stats.HeaderContexts.push_back(
-          "header " + Opts.FocusHeader + " not analysed in a second "
-          "translation unit " + Opts.FocusSecondSource + ": " +
-          (!S.Failure.empty() ? S.Failure
-           : S.ErrorLimitHit  ? "its parse stopped at --max-errors"
-                              : "it could not be parsed"));
+  if (O.accepted() && !Stopped)
     return O;
-  }
   std::string Why =
       Stopped ? "its parse stopped at --max-errors=" +
                     std::to_string(Opts.MaxErrors)
@@ -412,7 +354,7 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   Alone.HeaderContextNote = "header " + Opts.FocusHeader +
                             " analysed alone: its including source " +
                             Job.first + " failed (" + Why + ")";
-  FileOutcome A = run(Alone, {Opts.FocusHeader, Job.second}, Reported);
+  FileOutcome A = run(Alone, {Opts.FocusHeader, Job.second});
   if (Stopped && !(A.accepted() && A.R.Blind.DeviceFunctions >
                                        O.R.Blind.DeviceFunctions))
     return O;
@@ -544,7 +486,6 @@ static std::optional<int> collectJobs(DriverRun &Run) {
     Run.FileOpts[I].FocusHeader = Headers[I].Focus;
     Run.FileOpts[I].HeaderContextNote = Headers[I].Note;
     Run.FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
-    Run.FileOpts[I].FocusSecondSource = Headers[I].SecondSource;
     Run.FileOpts[I].IncludeDirs = userIncludeDirs(Run.Jobs[I].second);
     if (!Opts.BuildPath.empty())
       Run.FileOpts[I].DatabaseDir = absolutePath(Opts.BuildPath);
