@@ -456,6 +456,12 @@ FileOutcome analyseInput(const DriverOptions &Opts, const InputCommand &Job,
     Errors.MissingHeaders = std::move(AgainErrors.MissingHeaders);
     Errors.Retry = std::move(AgainErrors.Retry);
   }
+  // The kept parse still lacks each `typename` it was rejected for, whether
+  // or not a repair was tried.
+  unsigned Rejected = 0;
+  for (const auto &[Path, Offsets] : Errors.Retry.Typenames)
+    Rejected += Offsets.size();
+  R.TypenamesLeft = std::max(R.TypenamesLeft, Rejected);
   O.Errors = Errors.Count;
   O.FirstError = Errors.First;
   O.ErrorLimitHit = Errors.LimitHit;

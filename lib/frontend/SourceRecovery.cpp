@@ -447,11 +447,39 @@ std::vector<size_t> spendableOnLine(StringRef T, size_t Begin, size_t End,
 /// \p End) of \p Rec's text, paid for with the spendable bytes nearest to
 /// the insertions (spendableOnLine). Returns false, changing nothing, when
 /// the line has too few.
+/// The end of the line that starts at \p Begin, before any `\r\n`.
+size_t lineEnd(StringRef T, size_t Begin) {
+  size_t End = T.find('\n', Begin);
+  End = End == StringRef::npos ? T.size() : End;
+  if (End > Begin && T[End - 1] == '\r')
+    --End;
+  return End;
+}
+
+/// spendableOnLine over the lines of [\p Begin, \p End); \p CommentBegin
+/// is the first line's.
+std::vector<size_t> spendableOnLines(StringRef T, size_t Begin, size_t End,
+                                     size_t &CommentBegin) {
+  std::vector<size_t> Out;
+  for (size_t B = Begin; B < End;) {
+    size_t E = std::min(lineEnd(T, B), End), Comment;
+    std::vector<size_t> Line = spendableOnLine(T, B, E, Comment);
+    if (B == Begin)
+      CommentBegin = Comment;
+    Out.insert(Out.end(), Line.begin(), Line.end());
+    B = T.find('\n', E);
+    if (B == StringRef::npos)
+      break;
+    ++B;
+  }
+  return Out;
+}
+
 bool insertTypenames(StringRef T, size_t Begin, size_t End,
                      std::vector<size_t> At, Recovery &Rec) {
   static constexpr StringRef Keyword = "typename ";
   size_t Comment;
-  std::vector<size_t> Spend = spendableOnLine(T, Begin, End, Comment);
+  std::vector<size_t> Spend = spendableOnLines(T, Begin, End, Comment);
   if (Spend.size() < Keyword.size() * At.size())
     return false;
   // A trailing comment's text first, then blanks after the insertions:
@@ -507,15 +535,26 @@ void repairTypenames(StringRef T, llvm::ArrayRef<unsigned> At,
     if (!llvm::is_contained(V, Off))
       V.push_back(Off);
   }
-  for (auto &[Begin, Offsets] : ByLine) {
-    size_t End = T.find('\n', Begin);
-    End = End == StringRef::npos ? T.size() : End;
-    if (End > Begin && T[End - 1] == '\r')
-      --End;
-    bool InAsm = llvm::any_of(Spans, [&](const Span &Sp) {
+  auto InAsm = [&](size_t Begin, size_t End) {
+    return llvm::any_of(Spans, [&](const Span &Sp) {
       return Sp.Begin < End && Begin < Sp.End;
     });
-    if (InAsm || !insertTypenames(T, Begin, End, Offsets, Rec))
+  };
+  for (auto &[Begin, Offsets] : ByLine) {
+    size_t End = lineEnd(T, Begin);
+    bool Done = !InAsm(Begin, End) && insertTypenames(T, Begin, End, Offsets, Rec);
+    // A short line (`f<T::X>(y);`) spends the blanks and comments of the
+    // next lines, up to three of them that hold no other repair: only the
+    // text between the insertion and the bytes spent moves.
+    for (int More = 0; !Done && More < 3 && !InAsm(Begin, End); ++More) {
+      size_t Next = T.find('\n', End);
+      if (Next == StringRef::npos || ByLine.count(++Next) ||
+          InAsm(Next, lineEnd(T, Next)))
+        break;
+      End = lineEnd(T, Next);
+      Done = insertTypenames(T, Begin, End, Offsets, Rec);
+    }
+    if (!Done)
       Rec.TypenamesLeft += Offsets.size();
   }
 }

@@ -13,6 +13,9 @@
 // RUN: not %proxyfence --no-cache --stats %t/k.cu -- -std=c++17 2>&1 | FileCheck %s
 // RUN: not %proxyfence --no-cache --stats %t/k.cu -- -std=c++20 2>&1 | FileCheck %s
 // RUN: not %proxyfence --no-cache --stats %t/k.cu -- -std=c++20 -DNVCC_SPELLING 2>&1 | FileCheck --check-prefix=SPELLED %s
+// A repair with no bytes to spend is counted as left, and the file as not
+// fully analysed.
+// RUN: not %proxyfence --no-cache --stats %t/k.cu -- -std=c++17 -DTIGHT 2>&1 | FileCheck --check-prefix=TIGHT %s
 // RUN: cp %s %t/orig.cu && %proxyfence --no-cache --fix --quiet %t/k.cu -- -std=c++17
 // RUN: not diff %t/orig.cu %t/k.cu | FileCheck --check-prefix=DIFF %s
 // RUN: %proxyfence --no-cache %t/k.cu -- -std=c++17 2>&1 | FileCheck --check-prefix=FIXED %s
@@ -77,18 +80,41 @@ __global__ void through_reference(float *out, float v) {
   if (threadIdx.x == 0) bulk_store(out, buf.data, 1024);
 }
 
-// CHECK-DAG: k.cu:62:25: warning: bulk async store reads shared memory 'tile' written through the generic proxy {{.*}}[proxyfence-tma-store]
-// CHECK-DAG: k.cu:60:3: note: inside 'put', called here
-// CHECK-DAG: k.cu:70:25: warning: bulk async store reads shared memory 'part_buf' written through the generic proxy {{.*}}[proxyfence-tma-store]
-// CHECK-DAG: k.cu:77:25: warning: bulk async store reads shared memory 'buf' written through the generic proxy {{.*}}[proxyfence-tma-store]
-// CHECK: proxyfence: 3 findings in 1 file
-// CHECK-NOT: not fully analysed
-// CHECK: stats: nvcc's leniency recovered for clang: 1 missing 'typename', 2 missing 'template', 1 constant read through a reference parameter; 'typename' left missing: 0
+// A line with too few blanks of its own spends those of the next lines.
+template <class C> __global__ void short_line(float *out, float v) {
+  __shared__ alignas(128) Vec<float, 256> row;
+  put<TYPENAME C::Elem>(row, v);
+  // the issuing thread waits for every writer
+  __syncthreads();
+  if (threadIdx.x == 0) bulk_store(out, row.data, 1024);
+}
+template __global__ void short_line<Cfg>(float *, float);
 
-// SPELLED: proxyfence: 3 findings in 1 file
+#ifdef TIGHT
+template <class C> __device__ void tight(Vec<float, 256> &t, float v) {
+put<TYPENAME C::Elem>(t,v);}
+template __device__ void tight<Cfg>(Vec<float,256>&,float);
+#endif
+
+// CHECK-DAG: k.cu:65:25: warning: bulk async store reads shared memory 'tile' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK-DAG: k.cu:63:3: note: inside 'put', called here
+// CHECK-DAG: k.cu:73:25: warning: bulk async store reads shared memory 'part_buf' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK-DAG: k.cu:80:25: warning: bulk async store reads shared memory 'buf' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK-DAG: k.cu:89:25: warning: bulk async store reads shared memory 'row' written through the generic proxy {{.*}}[proxyfence-tma-store]
+// CHECK-DAG: k.cu:86:3: note: inside 'put', called here
+// CHECK: proxyfence: 4 findings in 1 file
+// CHECK-NOT: not fully analysed
+// CHECK: stats: nvcc's leniency recovered for clang: 2 missing 'typename', 2 missing 'template', 1 constant read through a reference parameter; 'typename' left missing: 0
+
+// SPELLED: proxyfence: 4 findings in 1 file
 // SPELLED-NOT: not fully analysed
 // SPELLED: stats: nvcc's leniency recovered for clang: 0 missing 'typename', 0 missing 'template', 1 constant read through a reference parameter;
 
-// DIFF-COUNT-3: > asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+// TIGHT: rejected part of this file (1 error; first: {{.*}}k.cu:95:14: missing 'typename'
+// TIGHT: proxyfence: 4 findings in 1 file
+// TIGHT: not fully analysed (front-end errors): {{.*}}k.cu
+// TIGHT: stats: nvcc's leniency recovered for clang: 2 missing 'typename', {{.*}}; 'typename' left missing: 1
+
+// DIFF-COUNT-4: > asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 // DIFF-NOT: {{^[<>]}}
 // FIXED: proxyfence: 0 findings in 1 file
