@@ -9,6 +9,7 @@
 #define PROXYFENCE_ANALYSIS_CFGREACH_H
 
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <map>
 #include <optional>
 #include <utility>
@@ -68,12 +69,32 @@ public:
     return Seen[TB];
   }
 
+  /// Marks the two-way branches whose condition \p ThreadFixed says each
+  /// thread decides the same way every time (ThreadInvariance.h): a thread
+  /// in one arm never reaches the other arm's blocks, though a loop's back
+  /// edge joins them (a persistent kernel's role dispatch).
+  void setThreadFixedBranches(
+      llvm::function_ref<bool(const clang::Expr *)> ThreadFixed);
+
+  /// canFollow for one thread: from inside an arm of a thread-fixed branch,
+  /// that branch is only ever left through the same edge.
+  bool canFollowInThread(const clang::Stmt *From, const clang::Stmt *To,
+                         bool IfUnknown);
+
 private:
+  /// Blocks reached from \p Start without passing \p Avoid.
+  std::vector<bool> reachAvoiding(const clang::CFGBlock *Start,
+                                  const clang::CFGBlock *Avoid) const;
+
   const clang::CFG &Graph;
   std::vector<const clang::CFGBlock *> Blocks; // by ID
   /// Block and index of each statement of the CFG.
   std::map<const clang::Stmt *, std::pair<unsigned, unsigned>> Position;
   std::map<unsigned, std::vector<bool>> Reachable; // by block: successors'
+  /// By block: the thread-fixed branches it lies in one arm of, and the
+  /// edge (successor index) a thread there always takes at each.
+  std::map<unsigned, std::vector<std::pair<unsigned, unsigned>>> FixedEdges;
+  std::map<unsigned, std::vector<bool>> ThreadReachable; // by block
 };
 
 } // namespace proxyfence

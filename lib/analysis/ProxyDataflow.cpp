@@ -2,6 +2,7 @@
 #include "analysis/ProxyDataflow.h"
 #include "model/ConstantArms.h"
 #include "analysis/CfgReach.h"
+#include "model/ThreadInvariance.h"
 #include "analysis/Dataflow.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -187,6 +188,12 @@ public:
     }
   }
 
+  /// Whether there is an arrive and a wait to pair, its own or lifted.
+  bool hasBothEnds() const {
+    return (!ArriveEvents.empty() || LiftedArrives.size()) &&
+           (!Waits.empty() || LiftedWaits.size());
+  }
+
   /// Warp-specialised kernels: role A writes (or reads) smem and arrives on
   /// a barrier (an mbarrier, or a named barrier by `bar.arrive`/`bar.sync`);
   /// role B waits on the same barrier and issues the async op. No single
@@ -314,8 +321,8 @@ private:
   /// Whether one CFG path holds both \p X and \p Y (a statement is on its
   /// own path: a `bar.sync` is not its own partner).
   static bool onePath(CfgReach &Reach, const Stmt *X, const Stmt *Y) {
-    return X == Y || Reach.canFollow(X, Y, /*IfUnknown=*/false) ||
-           Reach.canFollow(Y, X, /*IfUnknown=*/false);
+    return X == Y || Reach.canFollowInThread(X, Y, /*IfUnknown=*/false) ||
+           Reach.canFollowInThread(Y, X, /*IfUnknown=*/false);
   }
 
   Analyzer &A;
@@ -382,6 +389,11 @@ public:
       }
     }
     auto Report = [this](Finding F) { report(std::move(F)); };
+    if (Roles.hasBothEnds()) {
+      ThreadInvariance Fixed(A.Ctx, Fn);
+      Reach->setThreadFixedBranches(
+          [&](const Expr *Cond) { return Fixed.invariant(Cond); });
+    }
     Roles.matchRoles(*Reach, Arms, Accesses, Report);
     Roles.pairAcrossCalls(*Reach, Accesses, Report, Out);
     if (A.Tracer)

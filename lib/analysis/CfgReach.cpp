@@ -1,0 +1,93 @@
+//===- CfgReach.cpp - which statements of a CFG can run after which -------===//
+#include "analysis/CfgReach.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace proxyfence {
+
+namespace {
+/// Arms are computed by one walk of the CFG per branch: a kernel of
+/// thousands of blocks and as many branches keeps the plain reachability.
+constexpr size_t MaxArmWork = 4'000'000;
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+} // namespace
+
+std::vector<bool> CfgReach::reachAvoiding(const CFGBlock *Start,
+                                          const CFGBlock *Avoid) const {
+  std::vector<bool> Seen(Graph.getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Work{Start};
+  Seen[Start->getBlockID()] = true;
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && Succ != Avoid && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Work.push_back(Succ);
+      }
+  }
+  return Seen;
+}
+
+void CfgReach::setThreadFixedBranches(
+    llvm::function_ref<bool(const Expr *)> ThreadFixed) {
+  size_t Work = 0;
+  for (const CFGBlock *B : Graph) {
+    const Stmt *Term = B->getTerminatorStmt();
+    if (!Term || isLoop(Term) || B->succ_size() != 2)
+      continue;
+    const CFGBlock *Then = *B->succ_begin(), *Else = *(B->succ_begin() + 1);
+    const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition());
+    if (!Then || !Else || !Cond || !ThreadFixed(Cond))
+      continue;
+    if ((Work += 2 * Graph.getNumBlockIDs()) > MaxArmWork)
+      break;
+    std::vector<bool> InThen = reachAvoiding(Then, B),
+                      InElse = reachAvoiding(Else, B);
+    for (unsigned Id = 0; Id < InThen.size(); ++Id)
+      if (InThen[Id] != InElse[Id])
+        FixedEdges[Id].push_back({B->getBlockID(), InThen[Id] ? 0u : 1u});
+  }
+  ThreadReachable.clear();
+}
+
+bool CfgReach::canFollowInThread(const Stmt *From, const Stmt *To,
+                                 bool IfUnknown) {
+  auto F = position(From), T = position(To);
+  if (!F || !T)
+    return IfUnknown;
+  auto [FB, FI] = *F;
+  auto [TB, TI] = *T;
+  auto Fixed = FixedEdges.find(FB);
+  if (Fixed == FixedEdges.end())
+    return canFollow(From, To, IfUnknown);
+  if (FB == TB && FI < TI)
+    return true;
+  auto &Seen = ThreadReachable[FB];
+  if (Seen.empty()) {
+    std::map<unsigned, unsigned> Edge(Fixed->second.begin(),
+                                      Fixed->second.end());
+    Seen.assign(Graph.getNumBlockIDs(), false);
+    std::vector<const CFGBlock *> Work{Blocks[FB]};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.back();
+      Work.pop_back();
+      auto Only = Edge.find(B->getBlockID());
+      unsigned I = 0;
+      for (const CFGBlock *Succ : B->succs()) {
+        bool Allowed = Only == Edge.end() || Only->second == I++;
+        if (Succ && Allowed && !Seen[Succ->getBlockID()]) {
+          Seen[Succ->getBlockID()] = true;
+          Work.push_back(Succ);
+        }
+      }
+    }
+  }
+  return Seen[TB];
+}
+
+} // namespace proxyfence
