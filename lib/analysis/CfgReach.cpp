@@ -16,16 +16,17 @@ bool isLoop(const Stmt *S) {
 }
 } // namespace
 
-std::vector<bool> CfgReach::reachAvoiding(const CFGBlock *Start,
-                                          const CFGBlock *Avoid) const {
+std::vector<bool> CfgReach::reachable(
+    const CFGBlock *Start,
+    llvm::function_ref<bool(const CFGBlock *, unsigned)> Allowed) const {
   std::vector<bool> Seen(Graph.getNumBlockIDs(), false);
   std::vector<const CFGBlock *> Work{Start};
-  Seen[Start->getBlockID()] = true;
   while (!Work.empty()) {
     const CFGBlock *B = Work.back();
     Work.pop_back();
+    unsigned I = 0;
     for (const CFGBlock *Succ : B->succs())
-      if (Succ && Succ != Avoid && !Seen[Succ->getBlockID()]) {
+      if (Allowed(B, I++) && Succ && !Seen[Succ->getBlockID()]) {
         Seen[Succ->getBlockID()] = true;
         Work.push_back(Succ);
       }
@@ -46,8 +47,15 @@ void CfgReach::setThreadFixedBranches(
       continue;
     if ((Work += 2 * Graph.getNumBlockIDs()) > MaxArmWork)
       break;
-    std::vector<bool> InThen = reachAvoiding(Then, B),
-                      InElse = reachAvoiding(Else, B);
+    // An arm: its first block and what follows it, short of the branch.
+    auto Arm = [&](const CFGBlock *First) {
+      std::vector<bool> In = reachable(First, [&](const CFGBlock *From, unsigned I) {
+        return *(From->succ_begin() + I) != B;
+      });
+      In[First->getBlockID()] = true;
+      return In;
+    };
+    std::vector<bool> InThen = Arm(Then), InElse = Arm(Else);
     for (unsigned Id = 0; Id < InThen.size(); ++Id)
       if (InThen[Id] != InElse[Id])
         FixedEdges[Id].push_back({B->getBlockID(), InThen[Id] ? 0u : 1u});
@@ -55,37 +63,30 @@ void CfgReach::setThreadFixedBranches(
   ThreadReachable.clear();
 }
 
-bool CfgReach::canFollowInThread(const Stmt *From, const Stmt *To,
-                                 bool IfUnknown) {
+bool CfgReach::follows(const Stmt *From, const Stmt *To, bool IfUnknown,
+                       bool OneThread) {
   auto F = position(From), T = position(To);
   if (!F || !T)
     return IfUnknown;
   auto [FB, FI] = *F;
   auto [TB, TI] = *T;
-  auto Fixed = FixedEdges.find(FB);
-  if (Fixed == FixedEdges.end())
-    return canFollow(From, To, IfUnknown);
   if (FB == TB && FI < TI)
     return true;
+  auto Fixed = OneThread ? FixedEdges.find(FB) : FixedEdges.end();
+  if (Fixed == FixedEdges.end()) {
+    auto &Seen = Reachable[FB];
+    if (Seen.empty())
+      Seen = reachable(Blocks[FB], [](const CFGBlock *, unsigned) { return true; });
+    return Seen[TB];
+  }
   auto &Seen = ThreadReachable[FB];
   if (Seen.empty()) {
     std::map<unsigned, unsigned> Edge(Fixed->second.begin(),
                                       Fixed->second.end());
-    Seen.assign(Graph.getNumBlockIDs(), false);
-    std::vector<const CFGBlock *> Work{Blocks[FB]};
-    while (!Work.empty()) {
-      const CFGBlock *B = Work.back();
-      Work.pop_back();
+    Seen = reachable(Blocks[FB], [&](const CFGBlock *B, unsigned I) {
       auto Only = Edge.find(B->getBlockID());
-      unsigned I = 0;
-      for (const CFGBlock *Succ : B->succs()) {
-        bool Allowed = Only == Edge.end() || Only->second == I++;
-        if (Succ && Allowed && !Seen[Succ->getBlockID()]) {
-          Seen[Succ->getBlockID()] = true;
-          Work.push_back(Succ);
-        }
-      }
-    }
+      return Only == Edge.end() || Only->second == I;
+    });
   }
   return Seen[TB];
 }

@@ -45,28 +45,7 @@ public:
   /// CFG lacks either statement.
   bool canFollow(const clang::Stmt *From, const clang::Stmt *To,
                  bool IfUnknown) {
-    auto F = position(From), T = position(To);
-    if (!F || !T)
-      return IfUnknown;
-    auto [FB, FI] = *F;
-    auto [TB, TI] = *T;
-    if (FB == TB && FI < TI)
-      return true;
-    auto &Seen = Reachable[FB];
-    if (Seen.empty()) {
-      Seen.assign(Graph.getNumBlockIDs(), false);
-      std::vector<const clang::CFGBlock *> Work{Blocks[FB]};
-      while (!Work.empty()) {
-        const clang::CFGBlock *B = Work.back();
-        Work.pop_back();
-        for (const clang::CFGBlock *Succ : B->succs())
-          if (Succ && !Seen[Succ->getBlockID()]) {
-            Seen[Succ->getBlockID()] = true;
-            Work.push_back(Succ);
-          }
-      }
-    }
-    return Seen[TB];
+    return follows(From, To, IfUnknown, /*OneThread=*/false);
   }
 
   /// Marks the two-way branches whose condition \p ThreadFixed says each
@@ -79,12 +58,19 @@ public:
   /// canFollow for one thread: from inside an arm of a thread-fixed branch,
   /// that branch is only ever left through the same edge.
   bool canFollowInThread(const clang::Stmt *From, const clang::Stmt *To,
-                         bool IfUnknown);
+                         bool IfUnknown) {
+    return follows(From, To, IfUnknown, /*OneThread=*/true);
+  }
 
 private:
-  /// Blocks reached from \p Start without passing \p Avoid.
-  std::vector<bool> reachAvoiding(const clang::CFGBlock *Start,
-                                  const clang::CFGBlock *Avoid) const;
+  bool follows(const clang::Stmt *From, const clang::Stmt *To, bool IfUnknown,
+               bool OneThread);
+  /// Blocks reached from \p Start's successors over the edges \p Allowed
+  /// (a block and a successor index) lets through.
+  std::vector<bool>
+  reachable(const clang::CFGBlock *Start,
+            llvm::function_ref<bool(const clang::CFGBlock *, unsigned)>
+                Allowed) const;
 
   const clang::CFG &Graph;
   std::vector<const clang::CFGBlock *> Blocks; // by ID
