@@ -459,6 +459,18 @@ static const Expr *ignoreSameObjectCasts(const Expr *E) {
   }
 }
 
+/// ignoreSameObjectCasts, also looking through reinterpreting casts to a
+/// reference: the bytes, and so what they hold, are the same.
+static const Expr *ignoreSameBytesCasts(const Expr *E) {
+  while (true) {
+    E = ignoreSameObjectCasts(E);
+    const auto *CE = dyn_cast<ExplicitCastExpr>(E);
+    if (!CE || CE->getCastKind() != CK_LValueBitCast)
+      return E;
+    E = CE->getSubExpr();
+  }
+}
+
 /// The local variable at the root of `v`, `v.a.b` or `v[i].a` (an aggregate
 /// held in registers, such as a matrix descriptor built field by field).
 static const VarDecl *localAggregateRoot(const Expr *E) {
@@ -686,8 +698,10 @@ static bool isFieldOfThis(const Expr *E) {
 }
 
 AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
-  // `static_cast<Args &&>(args)` still designates `args`: it holds the same.
-  Sub = ignoreSameObjectCasts(Sub);
+  // `static_cast<Args &&>(args)` still designates `args`: it holds the same,
+  // and so does `reinterpret_cast<uint64_t const &>(desc)`, its bytes read
+  // as another type.
+  Sub = ignoreSameBytesCasts(Sub);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
     if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
       return BD->getBinding() ? loadedValue(BD->getBinding(), Fn) : AliasSet();
@@ -751,18 +765,33 @@ public:
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
-      if (const VarDecl *V = localAggregateRoot(BO->getLHS()))
-        Out[V].push_back(BO->getRHS());
+      record(BO->getLHS(), BO->getRHS());
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
-      if (const VarDecl *V = localAggregateRoot(OC->getArg(0)))
-        Out[V].push_back(OC->getArg(1));
+      record(OC->getArg(0), OC->getArg(1));
     return true;
   }
 
 private:
+  /// A store into a local also stores into the local that a reference
+  /// variable is bound to: `auto &w = reinterpret_cast<uint32_t(&)[2]>(desc);
+  /// w[0] += addr;` puts the address into `desc`.
+  void record(const Expr *Target, const Expr *Value) {
+    const VarDecl *V = localAggregateRoot(Target);
+    for (unsigned Depth = 0; V && Depth < 4; ++Depth) {
+      Out[V].push_back(Value);
+      V = referencedLocal(V);
+    }
+  }
+  static const VarDecl *referencedLocal(const VarDecl *V) {
+    if (!V->getType()->isReferenceType() || !V->getInit())
+      return nullptr;
+    const VarDecl *Bound = localAggregateRoot(ignoreSameBytesCasts(V->getInit()));
+    return Bound != V ? Bound : nullptr;
+  }
+
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 4>> &Out;
 };
 } // namespace
