@@ -105,6 +105,25 @@ static Owner ownerOf(llvm::StringRef Dir) {
   return {Top, false};
 }
 
+/// Whether \p Dir lies under the parent of \p Root, or under a directory
+/// further up that could still hold one project: not a top-level one, the
+/// home directory, or a GIT_CEILING_DIRECTORIES entry (where the search
+/// for a root stops).
+static bool sameLooseTree(llvm::StringRef Dir, llvm::StringRef Root) {
+  llvm::StringRef Parent = path::parent_path(Root);
+  if (!Parent.empty() && isUnder(Dir, Parent))
+    return true;
+  const char *Home = std::getenv("HOME");
+  for (llvm::StringRef A = Parent; !A.empty(); A = path::parent_path(A)) {
+    bool TopLevel = std::distance(path::begin(A), path::end(A)) <= 2;
+    if (TopLevel || isCeiling(A) || (Home && A == llvm::StringRef(Home)))
+      return false;
+    if (A != Parent && isUnder(Dir, A))
+      return true;
+  }
+  return false;
+}
+
 ProjectFiles::ProjectFiles(llvm::StringRef MainFile, llvm::StringRef Cuda,
                            llvm::ArrayRef<std::string> IncludeDirs,
                            llvm::StringRef DatabaseDir)
@@ -123,15 +142,15 @@ ProjectFiles::ProjectFiles(llvm::StringRef MainFile, llvm::StringRef Cuda,
         return;
     Extra.push_back(D);
   };
-  // -I and -iquote directories beside the root (`-I../include`, a
-  // release's include/ next to its examples/) join it unless another tree
-  // claims them; one elsewhere is another project's (a dependency unpacked
-  // next to the user's tree, CUTLASS's include/ in its own checkout).
-  std::string Beside = path::parent_path(Root).str();
+  // -I and -iquote directories of the same unclaimed tree as the root
+  // (`-I../include`, a release's include/ next to its examples/, or
+  // `-I../../include` from examples/48/) join it unless another tree claims
+  // them; one elsewhere is another project's (a dependency unpacked next
+  // to the user's tree, CUTLASS's include/ in its own checkout).
   for (const std::string &I : IncludeDirs) {
     std::string D = canonical(I);
-    if (!O.Git && !Beside.empty() && isUnder(D, Beside) &&
-        fs::is_directory(D) && ownerOf(D).Root.empty())
+    if (!O.Git && sameLooseTree(D, Root) && fs::is_directory(D) &&
+        ownerOf(D).Root.empty())
       addExtra(D);
   }
   if (!DatabaseDir.empty())
