@@ -105,10 +105,12 @@ static Owner ownerOf(llvm::StringRef Dir) {
   return {Top, false};
 }
 
-/// Whether \p Dir lies under the parent of \p Root, or under a directory
-/// further up that could still hold one project: not a top-level one, the
-/// home directory, or a GIT_CEILING_DIRECTORIES entry (where the search
-/// for a root stops).
+/// Whether \p Dir lies under the parent of \p Root, or is a directory at
+/// the top of a tree further up that holds the root (`include/` of a
+/// release whose examples/48/ is the root), short of a top-level directory,
+/// the home directory or a GIT_CEILING_DIRECTORIES entry (where the search
+/// for a root stops). A directory deeper inside such a tree
+/// (`deps/cutlass/include`) is another project's.
 static bool sameLooseTree(llvm::StringRef Dir, llvm::StringRef Root) {
   llvm::StringRef Parent = path::parent_path(Root);
   if (!Parent.empty() && isUnder(Dir, Parent))
@@ -118,7 +120,7 @@ static bool sameLooseTree(llvm::StringRef Dir, llvm::StringRef Root) {
     bool TopLevel = std::distance(path::begin(A), path::end(A)) <= 2;
     if (TopLevel || isCeiling(A) || (Home && A == llvm::StringRef(Home)))
       return false;
-    if (A != Parent && isUnder(Dir, A))
+    if (A != Parent && path::parent_path(Dir) == A)
       return true;
   }
   return false;
