@@ -200,6 +200,16 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *CD = Ctor->getConstructor();
+    // `T v = src` of a class the compiler copies bitwise: a load, whether
+    // or not Sema gave the trivial constructor a body (it gives none to a
+    // class with a variant member, such as CUTLASS's `uint128_t`).
+    if (CD && CD->isCopyOrMoveConstructor() && CD->isTrivial() &&
+        Ctor->getNumArgs() >= 1) {
+      AliasSet Src = Memory.objectOf(Ctor->getArg(0), Fn);
+      if (!Src.empty())
+        Out(cxxAccess(EffectKind::GenericRead, Src, Ctor, Fn), 0);
+      return std::nullopt;
+    }
     const FunctionDecl *Def = nullptr;
     if (CD && CD->hasBody(Def) && Def)
       return CallSite{Ctor, CD, Def};
