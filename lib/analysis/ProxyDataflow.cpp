@@ -901,6 +901,10 @@ void Analyzer::traceRolePair(const Event &Arrive, const Event &Access,
                     Verdict);
 }
 
+StmtRef primaryStmt(const SourceManager &SM, const Finding &F) {
+  return warningAt(SM, F.ShownAtAccess ? F.Access : F.Async);
+}
+
 void Analyzer::addFinding(Finding F) {
   auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
                              F.Async.At.S, F.Async.Loc.getRawEncoding(),

@@ -38,7 +38,14 @@ struct Finding {
   Event Access;  // the generic-proxy access (first statement of the hazard)
   Event Async;   // the async-proxy operation that completes it
   StmtRef Handoff; // barrier between them, where writers fence; or none
+  /// Reported at the access, where the fix goes (the async operation is in
+  /// code this unit does not report: a library's, or another file's).
+  bool ShownAtAccess = false;
 };
+
+/// Where a finding's warning is shown: its async operation's statement, or
+/// the access's where it is reported at the access.
+StmtRef primaryStmt(const clang::SourceManager &SM, const Finding &F);
 
 struct ProxySummary {
   struct ExposedAsync {

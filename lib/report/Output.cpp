@@ -116,6 +116,19 @@ private:
 };
 } // namespace
 
+/// For a warning shown at the access: the async operation that completes
+/// the hazard, in code this unit does not report, and how it is reached.
+static void noteAsyncElsewhere(Reporter &R, const SourceManager &SM,
+                               const Event &Async) {
+  std::string What = std::string(asyncOpName(Async.Op)) + " issued here";
+  if (const FunctionDecl *Via = shownVia(Async))
+    What += ", inside '" + Via->getNameAsString() + "'";
+  R.note(Async.Loc, What + ", in another role");
+  if (StmtRef Shown = shownAt(Async); Shown && fileLoc(SM, Async.Loc) !=
+                                                   stmtLoc(SM, Shown))
+    R.note(stmtLoc(SM, Shown), "that role reaches it through this call");
+}
+
 std::vector<tooling::Diagnostic>
 reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
                const std::vector<PlannedFix> &Fixes, FixPlanner &Planner,
@@ -131,7 +144,7 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
   std::map<std::pair<const Rule *, unsigned>, size_t> GroupOf;
   for (size_t I = 0; I < Findings.size(); ++I) {
     const Finding &F = Findings[I];
-    auto Key = std::make_pair(F.R, stmtLoc(SM, warningAt(SM, F.Async)).getRawEncoding());
+    auto Key = std::make_pair(F.R, stmtLoc(SM, primaryStmt(SM, F)).getRawEncoding());
     auto [It, New] = GroupOf.try_emplace(Key, Groups.size());
     if (New)
       Groups.emplace_back();
@@ -145,14 +158,16 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     for (size_t I : G)
       Merged.Mem.merge(Findings[I].Access.Mem);
     std::string Msg = F.R->Message(Merged, F.Async);
-    StmtRef Warned = warningAt(SM, F.Async);
+    StmtRef Warned = primaryStmt(SM, F);
     SourceLocation WarnLoc = stmtLoc(SM, Warned);
     R.warning(WarnLoc, Msg, F.R->Name);
     auto note = [&](SourceLocation L, const std::string &Text) {
       R.note(L, Text);
     };
+    if (F.ShownAtAccess)
+      noteAsyncElsewhere(R, SM, F.Async);
     // Shown inside a lambda: where it is called, and from where.
-    if (Warned.S != shownAt(F.Async).S) {
+    else if (Warned.S != shownAt(F.Async).S) {
       std::set<unsigned> CallSeen;
       for (size_t I : G)
         if (const Event &A = Findings[I].Async;
@@ -164,11 +179,13 @@ reportFindings(ASTContext &Ctx, const std::vector<Finding> &Findings,
     }
     // Shown inside a callee: the call where both ends meet, with its
     // arguments (the shared memory it passes, the roles it joins).
-    if (shownAt(F.Async).S != F.Async.At.S)
+    if (!F.ShownAtAccess && shownAt(F.Async).S != F.Async.At.S)
       note(stmtLoc(SM, F.Async.At),
            "both sides meet through this call, with its arguments");
     std::set<unsigned> IssuedSeen;
     for (size_t I : G) {
+      if (F.ShownAtAccess)
+        break;
       const Event &A = Findings[I].Async;
       // Not where the warning already points (a lambda's own statement).
       if (const FunctionDecl *Via = shownVia(A);

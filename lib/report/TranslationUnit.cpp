@@ -262,7 +262,7 @@ public:
         R(R), Suppressed(SM) {}
 
   std::vector<Finding> proxyFindings(Analyzer &A) {
-    std::vector<Finding> Findings;
+    std::vector<Finding> Findings, AtAccess;
     std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
         SuppressedWarnings;
     for (Finding F : A.findings()) {
@@ -280,30 +280,26 @@ public:
       }
       showInScope(F.Async);
       showInScope(F.Access);
-      if (!editable(F.Async.At.S->getBeginLoc())) {
+      if (editable(F.Async.At.S->getBeginLoc())) {
+        admitProxy(F, Findings, SuppressedWarnings);
+      } else if (fixedAtAccess(F)) {
+        F.ShownAtAccess = true;
+        AtAccess.push_back(F);
+      } else {
         unreported(F.Async.At.S->getBeginLoc(),
                    std::string(F.R->Name) + "|" +
                        placeKey(SM, F.Async.At.S->getBeginLoc()) + "|" +
                        placeKey(SM, F.Async.Loc));
-        continue;
       }
-      // Suppressed where it is shown too (inside a lambda, see warningAt).
-      Admit Verdict = admit(findingKey(SM, F), F.Async.At.S->getBeginLoc(),
-                            F.R->Name,
-                            warningAt(SM, F.Async).S->getBeginLoc());
-      if (Verdict == Admit::Kept) {
-        Findings.push_back(F);
-        // A role function in library code: shown at the call here instead.
-        for (Event *E : {&Findings.back().Access, &Findings.back().Async})
-          if (E->Origin && !editable(E->Origin.S->getBeginLoc()))
-            E->Origin = StmtRef();
-      }
-      // Suppressed ones count once per warning, grouped as reportFindings
-      // groups them.
-      else if (Verdict == Admit::Suppressed)
-        SuppressedWarnings.insert(std::make_tuple(
-            F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
     }
+    // At the access only where no warning at an async operation of this
+    // unit already names the same access and hand-off.
+    std::set<std::tuple<const Rule *, unsigned, const Stmt *>> Named;
+    for (const Finding &F : Findings)
+      Named.insert({F.R, F.Access.Loc.getRawEncoding(), F.Handoff.S});
+    for (const Finding &F : AtAccess)
+      if (!Named.count({F.R, F.Access.Loc.getRawEncoding(), F.Handoff.S}))
+        admitProxy(F, Findings, SuppressedWarnings);
     R.Suppressed = SuppressedWarnings.size();
     auto Key = [this](const Finding &F) {
       return std::make_tuple(
@@ -346,6 +342,41 @@ public:
                        return Off(X) < Off(Y);
                      });
     return InitFindings;
+  }
+
+  /// One proxy finding through the shared admission: kept (once), or
+  /// counted as suppressed once per warning, as reportFindings groups them.
+  void admitProxy(
+      const Finding &F, std::vector<Finding> &Findings,
+      std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *>>
+          &SuppressedWarnings) {
+    // Suppressed where it is shown too (inside a lambda, see warningAt).
+    SourceLocation Shown = primaryStmt(SM, F).S->getBeginLoc();
+    Admit Verdict =
+        admit(findingKey(SM, F),
+              F.ShownAtAccess ? Shown : F.Async.At.S->getBeginLoc(),
+              F.R->Name, Shown);
+    if (Verdict == Admit::Kept) {
+      Findings.push_back(F);
+      // A role function in library code: shown at the call here instead.
+      for (Event *E : {&Findings.back().Access, &Findings.back().Async})
+        if (E->Origin && !editable(E->Origin.S->getBeginLoc()))
+          E->Origin = StmtRef();
+    } else if (Verdict == Admit::Suppressed) {
+      SuppressedWarnings.insert(std::make_tuple(
+          F.R, F.Async.At.S, F.Async.Loc.getRawEncoding(), F.Handoff.S));
+    }
+  }
+
+  /// A write-after-read (or -write) whose async load is in code this unit
+  /// does not report, while the access and the barrier its role crosses
+  /// are in code it does: reported at the access, where the writers' fence
+  /// goes (a header's epilogue reading a buffer that another file's
+  /// producer refills).
+  bool fixedAtAccess(const Finding &F) const {
+    return F.R == &AsyncOverwriteRule && F.Handoff &&
+           editable(F.Handoff.S->getBeginLoc()) &&
+           editable(shownAt(F.Access).S->getBeginLoc());
   }
 
   /// \p E, shown outside what this unit reports (for a header, the kernel
