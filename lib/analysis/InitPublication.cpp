@@ -47,7 +47,32 @@ struct Pending {
 };
 using State = std::vector<Pending>; // sorted, unique
 
-unsigned step(unsigned F, const Event &E, bool Strict) {
+/// The most threads a block of kernel \p Fn has (`__launch_bounds__(N)`);
+/// 0 for a device function or a kernel without the attribute.
+unsigned launchBoundThreads(const FunctionDecl *Fn, const ASTContext &Ctx) {
+  const auto *LB = Fn->getAttr<CUDALaunchBoundsAttr>();
+  Expr::EvalResult R;
+  if (!Fn->hasAttr<CUDAGlobalAttr>() || !LB || !LB->getMaxThreads() ||
+      LB->getMaxThreads()->isValueDependent() ||
+      !LB->getMaxThreads()->EvaluateAsInt(R, Ctx))
+    return 0;
+  return unsigned(R.Val.getInt().getLimitedValue(~0u));
+}
+
+/// Whether barrier \p E makes every thread of the CTA meet: no thread count,
+/// or a named barrier counting the kernel's \p CtaThreads. A block may have
+/// no more threads than __launch_bounds__ allows, and a barrier counting
+/// more threads than the block has never completes, so in a kernel that
+/// runs, `bar.sync 15, N` with N the bound is a barrier of the whole CTA
+/// (ThunderKittens' `everyone::sync`).
+bool wholeCta(const Event &E, unsigned CtaThreads) {
+  if (E.Scope == BarrierScope::Cta)
+    return true;
+  return E.Scope == BarrierScope::Named && !E.ArriveOnly && CtaThreads &&
+         E.ThreadCount == CtaThreads;
+}
+
+unsigned step(unsigned F, const Event &E, bool Strict, unsigned CtaThreads) {
   switch (E.Kind) {
   case EffectKind::InitFence:
     return F | Fenced;
@@ -64,7 +89,7 @@ unsigned step(unsigned F, const Event &E, bool Strict) {
       F |= ClusterSynced;
     return F & ~(ArrivedRelease | ArrivedRelaxed);
   case EffectKind::Barrier:
-    return E.Scope == BarrierScope::Cta ? F | CtaSynced : F;
+    return wholeCta(E, CtaThreads) ? F | CtaSynced : F;
   case EffectKind::ProxyFence:
     return Strict && fenceCoversShared(E.Space) ? F | ProxyFenced : F;
   default:
@@ -118,8 +143,8 @@ struct MbarrierAnalyzer::InitSummary {
 class MbarrierAnalyzer::InitFunctionRun {
 public:
   InitFunctionRun(MbarrierAnalyzer &A, const FunctionDecl *Fn, unsigned In,
-                  const Bindings &B, InitSummary &Out)
-      : A(A), Fn(Fn), In(In), Binds(B), Out(Out) {}
+                  const Bindings &B, InitSummary &Out, unsigned CtaThreads)
+      : A(A), Fn(Fn), In(In), Binds(B), Out(Out), CtaThreads(CtaThreads) {}
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
@@ -181,7 +206,7 @@ private:
           P.Relaxed = Known.intern(E, Ordinal);
           P.FenceAt = fenceAt(P.Init);
         }
-        P.Flags = step(P.Flags, E, A.RequireProxyFence);
+        P.Flags = step(P.Flags, E, A.RequireProxyFence, CtaThreads);
         if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Cta &&
             E.At.Fn == Fn && A.clusterlessArm(E.At))
           P.Flags |= Clusterless;
@@ -282,7 +307,7 @@ private:
     State Next;
     Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
     for (const Pending &P : St) {
-      const InitSummary &S = A.summary(C.Def, P.Flags, Args);
+      const InitSummary &S = A.summary(C.Def, P.Flags, Args, CtaThreads);
       for (const InitSummary::Use &U : S.Uses) {
         Pending At = outcome(S, P, U.At);
         check(P.Init, U.At.Flags, At.Relaxed, At.FenceAt,
@@ -291,7 +316,7 @@ private:
       for (const InitSummary::Outcome &X : S.Exits)
         Next.push_back(outcome(S, P, X));
     }
-    const InitSummary &Own = A.summary(C.Def, NoIncoming, Args);
+    const InitSummary &Own = A.summary(C.Def, NoIncoming, Args, CtaThreads);
     Out.ClusterBarrier |= Own.ClusterBarrier;
     for (const InitSummary::Down &D : Own.Inits)
       Next.push_back({lifted(Own, D.Init), D.At.Flags,
@@ -308,6 +333,8 @@ private:
   EventTable Known;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
       ExposedUses;
+  /// The kernel's block size, where __launch_bounds__ fixes it; 0 else.
+  unsigned CtaThreads;
 };
 
 MbarrierAnalyzer::MbarrierAnalyzer(ASTContext &Ctx, EventExtractor &Events,
@@ -318,25 +345,27 @@ MbarrierAnalyzer::~MbarrierAnalyzer() = default;
 
 const MbarrierAnalyzer::InitSummary &
 MbarrierAnalyzer::summary(const FunctionDecl *Def, unsigned In,
-                          const Bindings &B) {
+                          const Bindings &B, unsigned CtaThreads) {
   if (!B.empty() && Summaries.inProgress(Def))
-    return summary(Def, In, Bindings());
+    return summary(Def, In, Bindings(), CtaThreads);
   // Recursion and bodiless callees: the incoming state passes unchanged.
   auto Transparent = [In](InitSummary &S) {
     if (In != NoIncoming)
       S.Exits.push_back({In, NoEvent});
   };
-  return Summaries.get(std::make_tuple(Def, In, B), Def, Transparent,
-                       [&](InitSummary &Result) {
+  return Summaries.get(std::make_tuple(Def, In, B, CtaThreads), Def,
+                       Transparent, [&](InitSummary &Result) {
                          if (Def->getBody())
-                           InitFunctionRun(*this, Def, In, B, Result).run();
+                           InitFunctionRun(*this, Def, In, B, Result,
+                                           CtaThreads)
+                               .run();
                          else
                            Transparent(Result);
                        });
 }
 
 void MbarrierAnalyzer::analyze(const FunctionDecl *Fn) {
-  summary(Fn, NoIncoming);
+  summary(Fn, NoIncoming, Bindings(), launchBoundThreads(Fn, Ctx));
 }
 
 bool MbarrierAnalyzer::singleCta(const FunctionDecl *Fn) {

@@ -84,8 +84,11 @@ private:
   struct InitSummary;
   class InitFunctionRun;
   friend class InitFunctionRun;
+  /// \p CtaThreads: the block size of the kernel the function runs in,
+  /// where its __launch_bounds__ fixes it (0: unknown).
   const InitSummary &summary(const clang::FunctionDecl *Def, unsigned Incoming,
-                             const Bindings &B = Bindings());
+                             const Bindings &B = Bindings(),
+                             unsigned CtaThreads = 0);
   void addFinding(InitHazard K, const Event &Init, const Event &Use,
                   const std::optional<Event> &Relaxed,
                   const std::optional<Event> &FenceAt, unsigned Flags);
@@ -121,8 +124,9 @@ private:
   clang::ASTContext &Ctx;
   EventExtractor &Events;
   bool RequireProxyFence;
-  SummaryCache<std::tuple<const clang::FunctionDecl *, unsigned, Bindings>,
-               InitSummary>
+  SummaryCache<
+      std::tuple<const clang::FunctionDecl *, unsigned, Bindings, unsigned>,
+      InitSummary>
       Summaries;
   ArgumentBinder Binder;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>

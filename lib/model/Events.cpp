@@ -457,8 +457,12 @@ void EventExtractor::asmStmt(const GCCAsmStmt *Asm, const FunctionDecl *Fn,
         }
         Ev.ExplicitShared = !Eff.GenericAddress;
       }
-      if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp)
+      if (Eff.Kind == EffectKind::Barrier && Eff.Scope != BarrierScope::Warp) {
         Ev.Id = asmBarrierId(I, Eff, Asm, Fn);
+        if (Eff.Scope == BarrierScope::Named && Eff.BarrierIdOperand >= 0)
+          Ev.ThreadCount =
+              asmConstant(I, Eff.BarrierIdOperand + 1, Asm, Fn).value_or(0);
+      }
       if (Eff.MbarrierOperand >= 0) {
         if (const Expr *E =
                 asmOperandExpr(Asm, operandOf(I, Eff.MbarrierOperand))) {
@@ -574,6 +578,29 @@ BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
     Id.Variable = V;
   }
   return Id;
+}
+
+/// Operand \p K of \p I as a constant: an immediate, or an asm operand whose
+/// expression evaluates to one.
+std::optional<unsigned> EventExtractor::asmConstant(const ptx::Instruction &I,
+                                                    int K,
+                                                    const GCCAsmStmt *Asm,
+                                                    const FunctionDecl *Fn) {
+  if (K < 0 || size_t(K) >= I.Operands.size())
+    return std::nullopt;
+  const ptx::Operand &Op = I.Operands[K];
+  if (Op.AsmOperand >= 0) {
+    const Expr *E = asmOperandExpr(Asm, Op.AsmOperand);
+    Expr::EvalResult R;
+    if (E && !E->isValueDependent() &&
+        E->EvaluateAsInt(R, Memory.context()) && R.Val.getInt().isStrictlyPositive())
+      return unsigned(R.Val.getInt().getLimitedValue(~0u));
+    return std::nullopt;
+  }
+  unsigned V;
+  if (!llvm::StringRef(Op.Text).getAsInteger(0, V))
+    return V;
+  return std::nullopt;
 }
 
 /// The barrier id operand of a bar/barrier instruction: an immediate, or an

@@ -82,6 +82,8 @@ struct Event {
   bool ArriveOnly = false;
   bool Relaxed = false;
   bool CrossCta = false;
+  /// A named barrier's thread count, where it is a constant; 0 otherwise.
+  unsigned ThreadCount = 0;
   /// The instruction names the shared state space (`st.shared`,
   /// `stmatrix...shared`): it touches shared memory whatever a caller
   /// passes for its address.
@@ -254,6 +256,9 @@ private:
   BarrierId asmBarrierId(const ptx::Instruction &I, const ptx::Effect &Eff,
                          const clang::GCCAsmStmt *Asm,
                          const clang::FunctionDecl *Fn);
+  std::optional<unsigned> asmConstant(const ptx::Instruction &I, int K,
+                                      const clang::GCCAsmStmt *Asm,
+                                      const clang::FunctionDecl *Fn);
   /// The one frame of (At, Via, Inner): lifting the same event through the
   /// same calls again makes no new one.
   const CallFrame *frame(StmtRef At, const clang::FunctionDecl *Via,
