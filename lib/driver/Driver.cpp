@@ -554,8 +554,11 @@ static void takeOutcome(DriverRun &Run, size_t I, FileOutcome &O,
         << targetArch(Run.Jobs[I].second, Run.FileOpts[I].Arch)
         << " (code preprocessed away, or only a trap); check --arch and "
            "the -D flags of the build (--stats lists them)\n";
+  // The report goes to stdout and the notes after it to stderr: flushed
+  // first, so that a terminal or `2>&1` never shows one inside the other.
   if (Opts.Format == OutputFormat::Text)
     Out << R.Report;
+  Out.flush();
   for (const std::string &L : R.TraceLines)
     Err << L << "\n";
   if (std::string Why = patternBlindness(R); !Why.empty()) {
