@@ -7,8 +7,10 @@
 // else the input's own directory. Outside git, the root also takes the -I and
 // -iquote directories of the same tree that no other tree claims
 // (`-I../include`, or `-I../../include` at the top of a tree further up,
-// short of a top-level or home directory). The compilation database's directory belongs to the project.
-// Never the project's: nested repositories (their own .git), vendored trees (third_party/, 3rdparty/, vendor/, external/...),
+// short of a top-level or home directory). The compilation database's
+// directory belongs to the project. Never the project's: nested
+// repositories (their own .git), vendored trees (third_party/, 3rdparty/,
+// vendor/, external/...),
 // the CUDA toolkit, /usr and -isystem directories. Everything else (CUTLASS
 // through -I from its own checkout) is library code.
 //
