@@ -471,8 +471,13 @@ static const Expr *ignoreSameBytesCasts(const Expr *E) {
   }
 }
 
+static const Expr *localPointee(const Expr *Base);
+
 /// The local variable at the root of `v`, `v.a.b` or `v[i].a` (an aggregate
-/// held in registers, such as a matrix descriptor built field by field).
+/// held in registers, such as a matrix descriptor built field by field), or
+/// `p[i]` where the local pointer `p` is initialised to such an aggregate
+/// (`auto p = reinterpret_cast<uint32_t *>(regs)`). An element reached
+/// through any other pointer is elsewhere, not part of the pointer.
 static const VarDecl *localAggregateRoot(const Expr *E) {
   while (true) {
     E = ignoreSameObjectCasts(E);
@@ -481,7 +486,11 @@ static const VarDecl *localAggregateRoot(const Expr *E) {
         return nullptr;
       E = ME->getBase();
     } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = ASE->getBase();
+      const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+      if (Base->getType()->isArrayType() || Base->getType()->isDependentType())
+        E = Base;
+      else if (!(E = localPointee(Base)))
+        return nullptr;
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
@@ -489,6 +498,23 @@ static const VarDecl *localAggregateRoot(const Expr *E) {
       return nullptr;
     }
   }
+}
+
+/// The local aggregate that the local pointer \p Base was initialised to
+/// point at (`&desc`, an array decayed, through any cast), or null.
+static const Expr *localPointee(const Expr *Base) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *P = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || isa<ParmVarDecl>(P) || !P->hasLocalStorage() ||
+      !P->getType()->isPointerType() || !P->getInit())
+    return nullptr;
+  const Expr *Init = P->getInit()->IgnoreParenImpCasts();
+  while (const auto *CE = dyn_cast<ExplicitCastExpr>(Init))
+    Init = CE->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return UO->getSubExpr();
+  return Init->getType()->isArrayType() ? Init : nullptr;
 }
 
 /// The parameter at the root of `p.a.b` or `p.a[i]` (an aggregate passed by
