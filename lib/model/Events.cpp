@@ -261,6 +261,12 @@ std::optional<CallSite> EventExtractor::callOf(const CallExpr *Call,
   const FunctionDecl *Def = nullptr;
   if (Callee->hasBody(Def) && Def && Def->getBody())
     return CallSite{Call, Callee, Def};
+  // A member of a class template specialization that only a pattern calls
+  // (`Stsm<bf16x2>::copy(...)` with dependent arguments) is declared, never
+  // instantiated: its body is the class template's, as written.
+  if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+      Pattern && Pattern->hasBody(Def) && Def && Def->getBody())
+    return CallSite{Call, Callee, Def};
   bodilessCall(Call, Callee, Fn, Out);
   return std::nullopt;
 }

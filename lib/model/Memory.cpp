@@ -1139,8 +1139,13 @@ static bool capturedParam(const MemRoot &R, const FunctionDecl *Callee) {
   } else if (R.Kind == MemRoot::This || R.Kind == MemRoot::ThisValue) {
     Owner = dyn_cast_or_null<FunctionDecl>(R.Var);
   }
-  return Owner && Callee &&
-         Owner->getCanonicalDecl() != Callee->getCanonicalDecl();
+  if (!Owner || !Callee)
+    return false;
+  // The callee analysed through its template's body (a member never
+  // instantiated): the pattern's parameters are the callee's.
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  return Owner->getCanonicalDecl() != Callee->getCanonicalDecl() &&
+         !(Pattern && Owner->getCanonicalDecl() == Pattern->getCanonicalDecl());
 }
 
 /// The callee's `*this` root \p R where the call is on the caller's own
