@@ -324,6 +324,11 @@ QualType patternType(const Expr *E) {
     if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
         V->getType()->getContainedAutoType())
       return patternType(V->getInit());
+    // As declared: `Barrier *bars[kStages]` is dependent only through its
+    // bound, and its elements' class is known (a template parameter's type
+    // names no class, so calls on it stay unresolved).
+    if (V && !V->getType()->getContainedAutoType())
+      return V->getType();
     return {};
   }
   // `reinterpret_cast<Storage<N> *>(p)`: the type it names.
