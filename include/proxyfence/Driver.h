@@ -31,6 +31,8 @@ struct HeaderJob {
   /// The including source was found by searching the project (no -p): if
   /// it cannot be analysed in time, or parsed, the header is analysed alone.
   bool AloneOnFailure = false;
+  /// A project header that includes this one (DriverOptions.h).
+  std::string IncluderHeader;
 };
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,

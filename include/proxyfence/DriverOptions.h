@@ -46,6 +46,11 @@ struct DriverOptions : AnalysisOptions {
   /// Set per input by the driver: FocusHeader names a header analysed in a
   /// source the project search found; on failure there, analyse it alone.
   bool FocusAloneOnFailure = false;
+  /// Set per input by the driver: a header of the project that includes
+  /// the header analysed (alone, or after its including source failed).
+  /// When the header alone loses code to front-end errors (it relies on
+  /// what that header includes before it), it is read through that one.
+  std::string IncluderHeader;
   /// Also write the findings as SARIF to this file (launcher mode).
   std::string SarifFile;
   /// Results of unchanged inputs come from the cache (--no-cache: off).

@@ -59,6 +59,10 @@ struct TranslationUnitResult {
   unsigned Suppressed = 0; // warnings silenced by a NOLINT/ignore comment
   unsigned InLibrary = 0;  // hazards in code outside the project, unreported
   unsigned OutsideFocus = 0; // in the project, outside the header in focus
+  /// The header in focus was never read: the entry's `#include` of it is
+  /// compiled out with these flags (`#ifdef ENABLE_X`), so nothing of the
+  /// header was analysed.
+  bool FocusNotIncluded = false;
   AnalysisStats Stats;
   BlindSpots Blind; // stubs and code lost to front-end errors
   /// Device function templates analysed only as written: nothing in the

@@ -250,6 +250,7 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
         Header.Note = describeHeaderContext(Abs, *H);
         if (H->Includes) {
           Header.Focus = Abs;
+          Header.AloneOnFailure = true;
           Abs = H->EntryFile;
         }
         CCs = {H->Command};
@@ -262,15 +263,19 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
         Cmd.insert(Cmd.begin() + 1, "-working-directory=" + CCs.front().Directory);
     } else if (Headers) {
       HeaderJob Header;
-      if (Opts.InstantiatingSource && isHeaderName(Abs))
-        if (ProjectFiles Project(Abs, Opts.CudaPath);
-            std::optional<HeaderContext> H = includingSourceInTree(
+      if (Opts.InstantiatingSource && isHeaderName(Abs)) {
+        ProjectFiles Project(Abs, Opts.CudaPath);
+        if (std::optional<HeaderContext> P = includingHeaderInTree(
+                Abs, Project.root(), Project.isGitWorkTree(), Opts.ExtraArgs))
+          Header.IncluderHeader = P->EntryFile;
+        if (std::optional<HeaderContext> H = includingSourceInTree(
                 Abs, Project.root(), Project.isGitWorkTree(), Opts.ExtraArgs)) {
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
           Header.AloneOnFailure = true;
           Abs = H->EntryFile;
         }
+      }
       Headers->push_back(Header);
     }
     if (!Opts.LaunchCommand.empty()) {
@@ -319,6 +324,37 @@ private:
 /// One input analysed within --timeout: in a child process that can be
 /// killed, or with --timeout=0 here. A result cache hit (unless
 /// --no-cache) skips both.
+using JobRunner =
+    llvm::function_ref<FileOutcome(const DriverOptions &, const InputCommand &)>;
+
+/// A header analysed as its own translation unit (\p Job names it). One
+/// that is not self-contained (it uses what the header including it
+/// included first) loses code to front-end errors there: it is then read
+/// through that header too, and the run that lost fewer functions is kept.
+static FileOutcome analyseHeaderAlone(const DriverOptions &Opts,
+                                      const InputCommand &Job, JobRunner run) {
+  FileOutcome A = run(Opts, Job);
+  if (Opts.IncluderHeader.empty() || !A.accepted() ||
+      A.R.Blind.Dropped.empty())
+    return A;
+  DriverOptions Through = Opts;
+  Through.FocusHeader = Job.first;
+  Through.FocusAloneOnFailure = false;
+  std::string Lost = std::to_string(A.R.Blind.Dropped.size()) +
+                     " of its functions lost code to front-end errors";
+  Through.HeaderContextNote =
+      Opts.HeaderContextNote.empty()
+          ? "header " + Job.first + " analysed through " +
+                Opts.IncluderHeader + ", which includes it: alone, " + Lost
+          : Opts.HeaderContextNote + "; alone, " + Lost +
+                ", so it was read through " + Opts.IncluderHeader;
+  FileOutcome I = run(Through, {Opts.IncluderHeader, Job.second});
+  if (I.accepted() && !I.R.FocusNotIncluded &&
+      I.R.Blind.Dropped.size() < A.R.Blind.Dropped.size())
+    return I;
+  return A;
+}
+
 /// The input as its job says; a header the project search placed in an
 /// including source gets half of --timeout there and, if that source
 /// cannot be analysed in it or parsed, is analysed alone in the rest: the
@@ -331,7 +367,8 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
                      : analyseInput(O, J, Reported);
   };
   if (!Opts.FocusAloneOnFailure)
-    return run(Opts, Job);
+    return Opts.FocusHeader.empty() ? analyseHeaderAlone(Opts, Job, run)
+                                    : run(Opts, Job);
   DriverOptions Through = Opts;
   Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout / 2) : 0;
   FileOutcome O = run(Through, Job);
@@ -340,11 +377,16 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   // header's code: the header alone is analysed too, and the run that
   // reached more of its device functions is kept.
   bool Stopped = O.accepted() && O.ErrorLimitHit;
-  if (O.accepted() && !Stopped)
+  // Its `#include` of the header compiled out with these flags (`#ifdef
+  // ENABLE_X` around it): the source shows nothing of the header.
+  bool NotIncluded = O.accepted() && O.R.FocusNotIncluded;
+  if (O.accepted() && !Stopped && !NotIncluded)
     return O;
   std::string Why =
       Stopped ? "its parse stopped at --max-errors=" +
                     std::to_string(Opts.MaxErrors)
+      : NotIncluded ? "its #include of the header is compiled out with "
+                      "these flags (#if)"
       : O.Failure.empty() ? "it could not be parsed"
                           : O.Failure;
   DriverOptions Alone = Opts;
@@ -354,7 +396,7 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   Alone.HeaderContextNote = "header " + Opts.FocusHeader +
                             " analysed alone: its including source " +
                             Job.first + " failed (" + Why + ")";
-  FileOutcome A = run(Alone, {Opts.FocusHeader, Job.second});
+  FileOutcome A = analyseHeaderAlone(Alone, {Opts.FocusHeader, Job.second}, run);
   if (Stopped && !(A.accepted() && A.R.Blind.DeviceFunctions >
                                        O.R.Blind.DeviceFunctions))
     return O;
@@ -486,6 +528,7 @@ static std::optional<int> collectJobs(DriverRun &Run) {
     Run.FileOpts[I].FocusHeader = Headers[I].Focus;
     Run.FileOpts[I].HeaderContextNote = Headers[I].Note;
     Run.FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
+    Run.FileOpts[I].IncluderHeader = Headers[I].IncluderHeader;
     Run.FileOpts[I].IncludeDirs = userIncludeDirs(Run.Jobs[I].second);
     if (!Opts.BuildPath.empty())
       Run.FileOpts[I].DatabaseDir = absolutePath(Opts.BuildPath);

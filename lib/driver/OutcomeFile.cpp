@@ -240,6 +240,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"patternsOnly", R.PatternsOnly},
                    {"inLibrary", R.InLibrary},
                    {"outsideFocus", R.OutsideFocus},
+                   {"focusNotIncluded", R.FocusNotIncluded},
                    {"repairs", R.Repairs},
                    {"asmLeft", R.AsmLeft},
                    {"sharedObjectsRecovered", R.SemaRepairs.SharedObjects},
@@ -299,6 +300,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.Stats.HeaderContexts = In.strings(St, "headerContexts");
   R.InLibrary = In.num(Doc, "inLibrary");
   R.OutsideFocus = In.num(Doc, "outsideFocus");
+  R.FocusNotIncluded = In.flag(Doc, "focusNotIncluded");
   R.Repairs = In.num(Doc, "repairs");
   R.AsmLeft = In.num(Doc, "asmLeft");
   R.SemaRepairs.SharedObjects = In.num(Doc, "sharedObjectsRecovered");

@@ -1,6 +1,7 @@
 //===- HeaderTU.cpp - the translation unit to analyse a header in ---------===//
 #include "frontend/HeaderTU.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -157,7 +158,7 @@ public:
   }
   unsigned Scanned = 0;
 
-private:
+  /// The files \p File names in its `#include` lines that exist.
   const std::vector<std::string> &includes(const std::string &File,
                                            const SearchPath &S) {
     std::string Key = File;
@@ -239,10 +240,11 @@ headerContext(const clang::tooling::CompilationDatabase &DB,
   return Nearest;
 }
 
-/// The CUDA sources below \p Root, in path order, at most \p Limit of
-/// them; hidden directories (.git, .cache) are skipped.
-static std::vector<std::string> cudaSourcesBelow(llvm::StringRef Root,
-                                                 size_t Limit) {
+/// The files below \p Root that \p Wanted accepts, in path order, at most
+/// \p Limit of them; hidden directories (.git, .cache) are skipped.
+static std::vector<std::string>
+filesBelow(llvm::StringRef Root, size_t Limit,
+           llvm::function_ref<bool(llvm::StringRef)> Wanted) {
   std::vector<std::string> Out;
   std::error_code EC;
   for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End;
@@ -253,48 +255,92 @@ static std::vector<std::string> cudaSourcesBelow(llvm::StringRef Root,
       continue;
     }
     // Regular files only: opening a FIFO named `x.cu` would block.
-    if (llvm::sys::path::extension(Name) == ".cu" &&
-        llvm::sys::fs::is_regular_file(It->path()))
+    if (Wanted(Name) && llvm::sys::fs::is_regular_file(It->path()))
       Out.push_back(normalised("/", It->path()));
   }
   llvm::sort(Out);
   return Out;
 }
 
-std::optional<HeaderContext>
-includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
-                      bool GitWorkTree, const std::vector<std::string> &Args) {
-  std::string Target = normalised("/", Header);
+namespace {
+/// The flags a header given alone is read with, and the tree searched for
+/// files that include it.
+struct TreeSearch {
   clang::tooling::CompileCommand Flags;
+  SearchPath Path;
+  std::string Root;
+};
+
+TreeSearch treeSearch(llvm::StringRef Target, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args) {
+  TreeSearch T;
+  clang::tooling::CompileCommand &Flags = T.Flags;
   // Relative -I directories are relative to where the tool runs.
   llvm::SmallString<256> Cwd;
   if (!llvm::sys::fs::current_path(Cwd))
     Flags.Directory = std::string(Cwd);
   Flags.CommandLine.push_back("clang++");
   Flags.CommandLine.insert(Flags.CommandLine.end(), Args.begin(), Args.end());
-  SearchPath S = searchPath(Flags);
+  T.Path = searchPath(Flags);
+  const SearchPath &S = T.Path;
   // Outside a git tree: also the directory above the -I or -iquote
   // directory that holds the header (`include/` of a project whose sources
   // sit beside it).
-  std::string Root = ProjectRoot.str();
+  std::string &Root = T.Root;
+  Root = ProjectRoot.str();
   if (!GitWorkTree)
     for (const auto *Dirs : {&S.Quote, &S.Angled})
       for (const std::string &Dir : *Dirs) {
         llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
-        if (llvm::StringRef(Target).starts_with(Dir + "/") && !Parent.empty() &&
+        if (Target.starts_with(Dir + "/") && !Parent.empty() &&
             Parent.size() < Root.size() &&
             llvm::StringRef(Root).starts_with(Parent))
           Root = Parent.str();
       }
+  return T;
+}
+} // namespace
+
+std::optional<HeaderContext>
+includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args) {
+  std::string Target = normalised("/", Header);
+  TreeSearch T = treeSearch(Target, ProjectRoot, GitWorkTree, Args);
   IncludeScanner Scanner;
   std::optional<HeaderContext> Best;
   unsigned BestHops = 0;
-  for (const std::string &Source : cudaSourcesBelow(Root, MaxTreeSources)) {
-    std::optional<unsigned> Hops = Scanner.hops(Source, S, Target);
+  auto IsSource = [](llvm::StringRef Name) {
+    return llvm::sys::path::extension(Name) == ".cu";
+  };
+  for (const std::string &Source : filesBelow(T.Root, MaxTreeSources, IsSource)) {
+    std::optional<unsigned> Hops = Scanner.hops(Source, T.Path, Target);
     if (!Hops || (Best && *Hops >= BestHops))
       continue;
-    Best = HeaderContext{Source, Flags, /*Includes=*/true, 0};
+    Best = HeaderContext{Source, T.Flags, /*Includes=*/true, 0};
     BestHops = *Hops;
+  }
+  if (Best)
+    Best->FilesScanned = Scanner.Scanned;
+  return Best;
+}
+
+std::optional<HeaderContext>
+includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args) {
+  std::string Target = normalised("/", Header);
+  TreeSearch T = treeSearch(Target, ProjectRoot, GitWorkTree, Args);
+  IncludeScanner Scanner;
+  std::optional<HeaderContext> Best;
+  unsigned BestNearness = 0;
+  for (const std::string &F : filesBelow(T.Root, MaxTreeSources, isHeaderName)) {
+    if (F == Target || !llvm::is_contained(Scanner.includes(F, T.Path), Target))
+      continue;
+    unsigned Nearness = commonPrefix(llvm::sys::path::parent_path(F),
+                                     llvm::sys::path::parent_path(Target));
+    if (Best && Nearness <= BestNearness)
+      continue;
+    Best = HeaderContext{F, T.Flags, /*Includes=*/true, 0};
+    BestNearness = Nearness;
   }
   if (Best)
     Best->FilesScanned = Scanner.Scanned;

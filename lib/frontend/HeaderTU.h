@@ -47,6 +47,14 @@ std::optional<HeaderContext>
 includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                       bool GitWorkTree, const std::vector<std::string> &Args);
 
+/// The header of the same tree (searched as includingSourceInTree does)
+/// that names \p Header in an `#include` line, the nearest to it: what a
+/// header that is not self-contained (it uses what its includer included
+/// first) is read after. None when no header includes it.
+std::optional<HeaderContext>
+includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args);
+
 /// The -I and -iquote directories of command line \p Cmd, absolute (against
 /// its -working-directory, else the current directory).
 std::vector<std::string> userIncludeDirs(const std::vector<std::string> &Cmd);

@@ -120,8 +120,11 @@ public:
     return true;
   }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
-        FD->isImplicit() || FD->isDefaulted())
+    // Template patterns count too (an instantiation's body is the same
+    // one, counted once): a kernel template that nothing instantiates and
+    // whose body the front end broke is code not seen.
+    if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
+        FD->isDefaulted())
       return true;
     if (!FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>())
       return true;

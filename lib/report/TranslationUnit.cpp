@@ -205,6 +205,8 @@ public:
   UnitScope &operator=(const UnitScope &) = delete;
 
   bool focused() const { return Focus.has_value(); }
+  /// A header in focus that the parse never entered.
+  bool focusNotIncluded() const { return Focus && Focus->isInvalid(); }
   bool inFocus(SourceLocation L) const {
     return Focus ? SM.getFileID(L) == *Focus : SM.isWrittenInMainFile(L);
   }
@@ -575,6 +577,7 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   SourceManager &SM = Ctx.getSourceManager();
   R.ValidDecls = validMainFileDecls(Ctx);
   UnitScope Scope(Opts, SM);
+  R.FocusNotIncluded = Scope.focusNotIncluded();
 
   std::vector<const Rule *> Rules;
   for (const Rule *Ru : proxyRules())
