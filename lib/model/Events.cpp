@@ -338,11 +338,23 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
   // (`cst_callbacks.previsit(...)`) are not where its fences are.
   if (Own.scopeFencesItself(Fn))
     return std::nullopt;
+  // A member call on an element of an array (`s.bar_empty[stage].wait(t)`,
+  // `bars[i]->arrive()`): per-stage objects are barriers and tiles, and no
+  // library spells a proxy fence as a member of one, so it is not taken
+  // for the fence (which would hide every hazard across the stage's wait).
+  if (isCallOnArrayElement(Call))
+    return std::nullopt;
   ptx::Effect MayFence;
   MayFence.Kind = EffectKind::ProxyFence;
   MayFence.Space = FenceSpace::All;
   Out(eventOf(MayFence, {Call, Fn}, Call->getBeginLoc(), "unresolved call"), 0);
   return std::nullopt;
+}
+
+bool EventExtractor::isCallOnArrayElement(const CallExpr *Call) {
+  bool Arrow = false, ImplicitThis = false;
+  const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis);
+  return Obj && isa<ArraySubscriptExpr>(Obj->IgnoreParenImpCasts());
 }
 
 bool EventExtractor::hasNoEffect(const FunctionDecl *F) {

@@ -243,6 +243,7 @@ private:
                                         const clang::FunctionDecl *Fn,
                                         Sink Out);
   bool hasNoEffect(const clang::FunctionDecl *F);
+  static bool isCallOnArrayElement(const clang::CallExpr *Call);
   /// Whether every candidate has a body and the same effects as the first.
   bool sameEffects(llvm::ArrayRef<const clang::FunctionDecl *> Candidates);
   std::string describeUnresolved(const clang::CallExpr *Call);
