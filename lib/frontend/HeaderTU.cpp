@@ -301,50 +301,66 @@ TreeSearch treeSearch(llvm::StringRef Target, llvm::StringRef ProjectRoot,
 }
 } // namespace
 
+namespace {
+/// How far a file of the tree is from being the one to read a header in:
+/// none when it cannot be.
+using CandidateCost = llvm::function_ref<std::optional<unsigned>(
+    IncludeScanner &, const std::string &File, const TreeSearch &,
+    const std::string &Target)>;
+
+/// The file below the header's tree that \p Wanted names and \p Cost rates
+/// lowest, the first in path order on ties.
 std::optional<HeaderContext>
-includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
-                      bool GitWorkTree, const std::vector<std::string> &Args) {
+cheapestInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+               bool GitWorkTree, const std::vector<std::string> &Args,
+               llvm::function_ref<bool(llvm::StringRef)> Wanted,
+               CandidateCost Cost) {
   std::string Target = normalised("/", Header);
   TreeSearch T = treeSearch(Target, ProjectRoot, GitWorkTree, Args);
   IncludeScanner Scanner;
   std::optional<HeaderContext> Best;
-  unsigned BestHops = 0;
-  auto IsSource = [](llvm::StringRef Name) {
-    return llvm::sys::path::extension(Name) == ".cu";
-  };
-  for (const std::string &Source : filesBelow(T.Root, MaxTreeSources, IsSource)) {
-    std::optional<unsigned> Hops = Scanner.hops(Source, T.Path, Target);
-    if (!Hops || (Best && *Hops >= BestHops))
+  unsigned BestCost = 0;
+  for (const std::string &F : filesBelow(T.Root, MaxTreeSources, Wanted)) {
+    std::optional<unsigned> C = Cost(Scanner, F, T, Target);
+    if (!C || (Best && *C >= BestCost))
       continue;
-    Best = HeaderContext{Source, T.Flags, /*Includes=*/true, 0};
-    BestHops = *Hops;
+    Best = HeaderContext{F, T.Flags, /*Includes=*/true, 0};
+    BestCost = *C;
   }
   if (Best)
     Best->FilesScanned = Scanner.Scanned;
   return Best;
 }
+} // namespace
+
+std::optional<HeaderContext>
+includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
+                      bool GitWorkTree, const std::vector<std::string> &Args) {
+  auto IsSource = [](llvm::StringRef Name) {
+    return llvm::sys::path::extension(Name) == ".cu";
+  };
+  // The fewest #include steps.
+  auto Hops = [](IncludeScanner &S, const std::string &File,
+                 const TreeSearch &T, const std::string &Target) {
+    return S.hops(File, T.Path, Target);
+  };
+  return cheapestInTree(Header, ProjectRoot, GitWorkTree, Args, IsSource, Hops);
+}
 
 std::optional<HeaderContext>
 includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                       bool GitWorkTree, const std::vector<std::string> &Args) {
-  std::string Target = normalised("/", Header);
-  TreeSearch T = treeSearch(Target, ProjectRoot, GitWorkTree, Args);
-  IncludeScanner Scanner;
-  std::optional<HeaderContext> Best;
-  unsigned BestNearness = 0;
-  for (const std::string &F : filesBelow(T.Root, MaxTreeSources, isHeaderName)) {
-    if (F == Target || !llvm::is_contained(Scanner.includes(F, T.Path), Target))
-      continue;
-    unsigned Nearness = commonPrefix(llvm::sys::path::parent_path(F),
-                                     llvm::sys::path::parent_path(Target));
-    if (Best && Nearness <= BestNearness)
-      continue;
-    Best = HeaderContext{F, T.Flags, /*Includes=*/true, 0};
-    BestNearness = Nearness;
-  }
-  if (Best)
-    Best->FilesScanned = Scanner.Scanned;
-  return Best;
+  // A direct includer, the nearer to the header the better.
+  auto Distance = [](IncludeScanner &S, const std::string &File,
+                     const TreeSearch &T,
+                     const std::string &Target) -> std::optional<unsigned> {
+    if (File == Target || !llvm::is_contained(S.includes(File, T.Path), Target))
+      return std::nullopt;
+    return 1000 - commonPrefix(llvm::sys::path::parent_path(File),
+                               llvm::sys::path::parent_path(Target));
+  };
+  return cheapestInTree(Header, ProjectRoot, GitWorkTree, Args, isHeaderName,
+                        Distance);
 }
 
 bool isHeaderName(llvm::StringRef Path) {
