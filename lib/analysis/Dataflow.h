@@ -8,6 +8,7 @@
 #define PROXYFENCE_DATAFLOW_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include <algorithm>
 #include <iterator>
@@ -28,6 +29,46 @@ inline std::unique_ptr<clang::CFG> buildCFG(const clang::FunctionDecl *Fn,
   BO.PruneTriviallyFalseEdges = true;
   BO.AddInitializers = true;
   return clang::CFG::buildCFG(Fn, Fn->getBody(), &Ctx, BO);
+}
+
+/// Whether a `for` loop runs its body at least once: its variable starts at
+/// a constant that meets a constant bound (`for (int i = 0; i < N; ++i)`
+/// with N known in this instantiation). The path that skips the body of
+/// such a loop is taken by no thread.
+inline bool entersAtLeastOnce(const clang::ForStmt *F) {
+  const auto *Cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  const auto *Init = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
+  if (!Cond || !Cond->isComparisonOp() || !Init || !Init->isSingleDecl())
+    return false;
+  const auto *Var = llvm::dyn_cast<clang::VarDecl>(Init->getSingleDecl());
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(
+      Cond->getLHS()->IgnoreParenImpCasts());
+  if (!Var || !Var->getInit() || !Ref || Ref->getDecl() != Var)
+    return false;
+  const clang::Expr *Bound = Cond->getRHS();
+  if (Var->getInit()->isValueDependent() || Bound->isValueDependent())
+    return false;
+  const clang::ASTContext &Ctx = Var->getASTContext();
+  clang::Expr::EvalResult Start, Limit;
+  if (!Var->getInit()->EvaluateAsInt(Start, Ctx) ||
+      !Bound->EvaluateAsInt(Limit, Ctx))
+    return false;
+  llvm::APSInt From = Start.Val.getInt(), To = Limit.Val.getInt();
+  // Compare as the source does, in a width and signedness both fit.
+  unsigned Bits = std::max(From.getBitWidth(), To.getBitWidth()) + 1;
+  From = From.extend(Bits);
+  To = To.extend(Bits);
+  From.setIsSigned(true);
+  To.setIsSigned(true);
+  switch (Cond->getOpcode()) {
+  case clang::BO_LT: return From < To;
+  case clang::BO_LE: return From <= To;
+  case clang::BO_GT: return From > To;
+  case clang::BO_GE: return From >= To;
+  case clang::BO_NE: return From != To;
+  default: return false;
+  }
 }
 
 /// A dataflow state kept as a sorted vector without duplicates: restores
@@ -89,23 +130,28 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
       Rank[Order[I]->getBlockID()] = I;
   }
 
-  std::vector<StateT> In(G.getNumBlockIDs());
-  std::vector<bool> Reached(G.getNumBlockIDs());
+  // The condition of a loop that runs at least once keeps what first enters
+  // it apart (First) from what comes round again: the first only goes on
+  // into the body.
+  std::vector<bool> EntersOnce(G.getNumBlockIDs());
+  for (const clang::CFGBlock *B : Order)
+    if (const auto *F =
+            llvm::dyn_cast_or_null<clang::ForStmt>(B->getTerminatorStmt()))
+      EntersOnce[B->getBlockID()] = entersAtLeastOnce(F);
+  std::vector<StateT> In(G.getNumBlockIDs()), First(G.getNumBlockIDs());
+  std::vector<bool> Reached(G.getNumBlockIDs()), FirstReached(Reached);
   In[G.getEntry().getBlockID()] = std::move(Entry);
   Reached[G.getEntry().getBlockID()] = true;
   std::set<unsigned> Work; // ranks
   Work.insert(Rank[G.getEntry().getBlockID()]);
-  while (!Work.empty()) {
-    const clang::CFGBlock *B = Order[*Work.begin()];
-    Work.erase(Work.begin());
-    StateT S = In[B->getBlockID()];
+  auto Visit = [&](const clang::CFGBlock *B, StateT S, bool OnlyIntoBody) {
     for (const clang::CFGElement &E : *B)
       if (auto CS = E.getAs<clang::CFGStmt>())
         Transfer(CS->getStmt(), S);
     unsigned SuccIndex = 0;
     for (const clang::CFGBlock *Succ : B->succs()) {
       unsigned Index = SuccIndex++;
-      if (!Succ || Rank[Succ->getBlockID()] == ~0u)
+      if (!Succ || Rank[Succ->getBlockID()] == ~0u || (OnlyIntoBody && Index))
         continue;
       constexpr bool Narrows =
           std::is_invocable_r_v<bool, FeasibleFn, const clang::CFGBlock &,
@@ -120,12 +166,27 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
       }
       const StateT &Out = Narrows ? Narrowed : S;
       unsigned Id = Succ->getBlockID();
-      bool Changed = Join(In[Id], Out) || !Reached[Id];
-      Reached[Id] = true;
+      bool Entering = EntersOnce[Id] && Rank[B->getBlockID()] < Rank[Id];
+      auto &Into = Entering ? First : In;
+      auto &Seen = Entering ? FirstReached : Reached;
+      bool Changed = Join(Into[Id], Out) || !Seen[Id];
+      Seen[Id] = true;
       if (Changed)
         Work.insert(Rank[Id]);
     }
+  };
+  while (!Work.empty()) {
+    const clang::CFGBlock *B = Order[*Work.begin()];
+    Work.erase(Work.begin());
+    unsigned Id = B->getBlockID();
+    if (FirstReached[Id])
+      Visit(B, First[Id], /*OnlyIntoBody=*/true);
+    if (Reached[Id])
+      Visit(B, In[Id], /*OnlyIntoBody=*/false);
   }
+  for (unsigned Id = 0; Id < In.size(); ++Id)
+    if (FirstReached[Id])
+      Join(In[Id], First[Id]);
   return In;
 }
 
