@@ -56,10 +56,25 @@ namespace {
 /// Index of the pending entry standing for "whatever the caller left
 /// unfenced" while a function is summarised.
 constexpr unsigned Incoming = ~0u;
+/// The same after a proxy fence: arrives it meets are fenced from the entry
+/// (ProxySummary::FencedArrives).
+constexpr unsigned FencedIncoming = ~0u - 1;
 /// Pending entries from WaitTokenBase up stand for "after mbarrier wait K":
 /// async operations they meet are matched with other roles' arrives.
 constexpr unsigned WaitTokenBase = 1u << 30;
+/// From FencedWaitBase up: "after wait K, with a proxy fence since on some
+/// path"; an arrive such a token meets, and no unfenced one, is a relay.
+constexpr unsigned FencedWaitBase = WaitTokenBase + (1u << 29);
+/// Waits followed as fenced, and arrives remembered per access: the first
+/// ones of a function (a bit mask each), which bounds the cost in kernels
+/// unrolled into thousands of barriers.
+constexpr unsigned RelayLimit = 64;
+/// Relays a summary keeps: the waits and arrives of a kernel's roles pair
+/// up into many.
+constexpr unsigned RelaysKept = 256;
 bool isAccess(unsigned Access) { return Access < WaitTokenBase; }
+bool isWaitToken(unsigned A) { return A >= WaitTokenBase && A < FencedWaitBase; }
+bool isFencedWait(unsigned A) { return A >= FencedWaitBase && A < FencedIncoming; }
 
 struct Pending {
   unsigned Access;
@@ -67,21 +82,41 @@ struct Pending {
   /// The arms of template-constant branches taken since the access
   /// (ConstantArms.h): an instantiation takes the same one further on.
   uint32_t Arms = 0;
+  /// The arrives (bits of ProxyFunctionRun's arrival indices) crossed since
+  /// the access: a relay of one of their barriers may end it (RoleRelay).
+  uint64_t Arrived = 0;
   bool operator<(const Pending &O) const {
-    return std::tie(Access, Handoff.S, Arms) <
-           std::tie(O.Access, O.Handoff.S, O.Arms);
+    return std::tie(Access, Handoff.S, Arms, Arrived) <
+           std::tie(O.Access, O.Handoff.S, O.Arms, O.Arrived);
   }
   bool operator==(const Pending &O) const {
-    return Access == O.Access && Handoff.S == O.Handoff.S && Arms == O.Arms;
+    return Access == O.Access && Handoff.S == O.Handoff.S && Arms == O.Arms &&
+           Arrived == O.Arrived;
   }
 };
 using State = std::vector<Pending>; // sorted, unique
 
 void setHandoff(State &S, StmtRef At) {
   for (Pending &P : S)
-    if (!P.Handoff)
+    if (!P.Handoff && !isFencedWait(P.Access) && P.Access != FencedIncoming)
       P.Handoff = At;
   normalize(S);
+}
+
+/// A proxy fence: the accesses end; waits, and what the caller left, go on
+/// as fenced (RoleRelay).
+void fenceState(State &St) {
+  State Out;
+  for (const Pending &P : St) {
+    if (P.Access == Incoming || P.Access == FencedIncoming)
+      Out.push_back(Pending{FencedIncoming, {}});
+    else if (isWaitToken(P.Access) && P.Access - WaitTokenBase < RelayLimit)
+      Out.push_back(Pending{FencedWaitBase + (P.Access - WaitTokenBase), {}});
+    else if (isFencedWait(P.Access))
+      Out.push_back(Pending{P.Access, {}});
+  }
+  normalize(Out);
+  St.swap(Out);
 }
 
 /// The arms of template-constant conditions (ConstantArms.h) that one
@@ -295,7 +330,6 @@ public:
     Out.RoleWaits = std::move(WaitRecs);
   }
 
-private:
   /// Stable index of a barrier event in \p Events: one statement and place
   /// (a helper's asm through one call) may reach several barriers.
   using SyncIndex = std::map<std::pair<const Stmt *, unsigned>,
@@ -310,6 +344,8 @@ private:
     Events.push_back(E);
     return Events.size() - 1;
   }
+
+private:
 
   /// A wait and an async op that one callee performs: its own role records
   /// pair them, at its statements (lifted here), so they are not paired
@@ -348,11 +384,45 @@ private:
 
 /// The proxy dataflow over one function's CFG, with the role records
 /// (ProxyFunctionRoles) it meets on the way; fills the function's summary.
+/// Whether a relay's wait and arrive are on two barriers, so that its arrive
+/// is not merely the next phase of the barrier it waited on. Named barriers
+/// with ids not known apart may be one; an mbarrier held through a pointer
+/// (a pipeline's) is taken apart from another path to one.
+bool distinctBarriers(const Event &Arrive, const Event &Wait) {
+  switch (sameRoleBarrier(Arrive, Wait)) {
+  case BarrierId::Match::Same:
+    return false;
+  case BarrierId::Match::Different:
+    return true;
+  case BarrierId::Match::Unknown:
+    return Arrive.Kind != EffectKind::Barrier || Wait.Kind != EffectKind::Barrier;
+  }
+  return false;
+}
+
 class Analyzer::ProxyFunctionRun {
 public:
+  /// \p Known: the relays a first run found (RoleRelay), which end the
+  /// accesses handed through them; null on a first run.
   ProxyFunctionRun(Analyzer &A, const FunctionDecl *Fn, const Bindings &B,
-                   ProxySummary &Out)
-      : A(A), Fn(Fn), Binds(B), Out(Out), Arms(A.Ctx, Fn), Roles(A) {}
+                   ProxySummary &Out,
+                   const std::vector<RoleRelay> *Known = nullptr)
+      : A(A), Fn(Fn), Binds(B), Out(Out), Known(Known), Arms(A.Ctx, Fn),
+        Roles(A) {}
+
+  /// Whether a run that knows this run's relays would end some access
+  /// this one kept: an access crossed an arrive, then met a wait.
+  bool relaysMatter() const { return RelayCandidate && !Out.Relays.empty(); }
+  /// Reports the hazards found (held back until the run is the last).
+  void commit() {
+    for (Finding &F : Found)
+      A.addFinding(std::move(F));
+    Found.clear();
+    if (A.Tracer)
+      for (std::string &Line : TraceLines)
+        A.Tracer->say(std::move(Line));
+    TraceLines.clear();
+  }
 
   void run() {
     std::unique_ptr<CFG> G = buildCFG(Fn, A.Ctx);
@@ -372,28 +442,14 @@ public:
           return true;
         });
 
-    const State &Exit = In[G->getExit().getBlockID()];
-    Out.IncomingSurvives = false;
-    std::set<unsigned> ExitWaits;
-    // One entry per access and hand-off, whatever arms the paths took.
-    std::set<std::pair<unsigned, const Stmt *>> ExitAccesses;
-    for (const Pending &P : Exit) {
-      if (P.Access == Incoming) {
-        Out.IncomingSurvives = true;
-        Out.IncomingCrossesBarrier |= bool(P.Handoff);
-      } else if (isAccess(P.Access)) {
-        if (ExitAccesses.insert({P.Access, P.Handoff.S}).second)
-          Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff});
-      } else if (ExitWaits.insert(P.Access - WaitTokenBase).second) {
-        Out.ExitWaits.push_back(Roles.waitEvent(P.Access - WaitTokenBase));
-      }
-    }
+    summariseExit(In[G->getExit().getBlockID()]);
     auto Report = [this](Finding F) { report(std::move(F)); };
-    if (Roles.hasBothEnds()) {
+    if (Roles.hasBothEnds() || !FencedPairs.empty()) {
       ThreadInvariance Fixed(A.Ctx, Fn);
       Reach->setThreadFixedBranches(
           [&](const Expr *Cond) { return Fixed.invariant(Cond); });
     }
+    summariseRelays();
     Roles.matchRoles(*Reach, Arms, Accesses, Report);
     Roles.pairAcrossCalls(*Reach, Accesses, Report, Out);
     if (A.Tracer)
@@ -425,11 +481,13 @@ private:
     for (const Pending &P : St) {
       if (P.Access == Incoming) {
         if (!Fn->hasAttr<CUDAGlobalAttr>())
-          T.say(Head + "what callers of '" + Fn->getNameAsString() +
+          say(Head + "what callers of '" + Fn->getNameAsString() +
                 "' leave unfenced reaches it; checked at their calls");
+      } else if (P.Access == FencedIncoming || isFencedWait(P.Access)) {
+        continue;
       } else if (!isAccess(P.Access)) {
         const Event &W = Roles.waitEvent(P.Access - WaitTokenBase);
-        T.say(Head + "follows the " + Trace::describeSync(W) + " at " +
+        say(Head + "follows the " + Trace::describeSync(W) + " at " +
               T.where(W.At.S->getBeginLoc()) +
               ": other roles' accesses meet it through that barrier");
       } else if (!Accesses[P.Access].Mem.mayAlias(E.Mem)) {
@@ -439,7 +497,7 @@ private:
       }
     }
     if (Apart)
-      T.say(Head + std::to_string(Apart) +
+      say(Head + std::to_string(Apart) +
             " other unfenced accesses reach it; their memory does not "
             "overlap its own");
   }
@@ -458,7 +516,7 @@ private:
     for (const Rule *R : A.Rules)
       if (R->MatchesAccess(Acc.Kind) && R->MatchesAsync(E)) {
         Ruled = true;
-        T.say(Head + T.describe(Acc) + " reaches it with no proxy fence" +
+        say(Head + T.describe(Acc) + " reaches it with no proxy fence" +
               Across +
               (Deferred ? ": the two meet only through what callers of '" +
                               Fn->getNameAsString() +
@@ -467,8 +525,8 @@ private:
                         : ": a hazard [" + std::string(R->Name) + "]"));
       }
     if (!Ruled)
-      T.say(Head + T.describe(Acc) +
-            " reaches it with no proxy fence; no rule pairs the two "
+      say(Head + T.describe(Acc) +
+          " reaches it with no proxy fence; no rule pairs the two "
             "(not a hazard)");
   }
 
@@ -479,30 +537,114 @@ private:
     for (const Event &E : Traced)
       for (const auto &[Access, How] : Ended)
         if (Accesses[Access].Mem.mayAlias(E.Mem))
-          T.say("proxyfence: trace: " + T.describe(E) + ": " +
+          say("proxyfence: trace: " + T.describe(E) + ": " +
                 T.describe(Accesses[Access]) + ": " + How);
   }
 
-  /// Records the accesses pending at an arrive (mbarrier or named barrier).
-  void arrive(const Event &E, const State &St) {
+  /// Records the accesses pending at an arrive (mbarrier or named barrier),
+  /// marks them as handed through it, and the waits it follows (RoleRelay).
+  void arrive(const Event &E, State &St) {
     unsigned Ai = Roles.arriveIndex(E);
-    for (const Pending &P : St) {
+    unsigned Bi = arrivalIndex(E);
+    for (Pending &P : St) {
       if (P.Access == Incoming) {
+        IncomingArrivals.insert(Bi);
         if (ExposedArrives.insert(Ai).second)
           Out.Arrives.push_back(E);
+      } else if (P.Access == FencedIncoming) {
+        FencedEntry.insert(Bi);
+      } else if (isWaitToken(P.Access)) {
+        UnfencedPairs.insert({P.Access - WaitTokenBase, Bi});
+      } else if (isFencedWait(P.Access)) {
+        FencedPairs.insert({P.Access - FencedWaitBase, Bi});
       } else if (isAccess(P.Access)) {
         // The fence goes before the access's first hand-off, as on a single
         // path: an earlier arrive (the consumer's "empty" arrive) already
         // needs it, and a fence there covers this arrive too.
         StmtRef Handoff = P.Handoff ? P.Handoff : E.At;
         Roles.pendingAtArrive(Ai, P.Access, Handoff);
+        if (Bi < RelayLimit)
+          P.Arrived |= uint64_t(1) << Bi;
       }
+    }
+    normalize(St);
+  }
+
+  /// A callee's arrive that its fences precede on every path: a wait of
+  /// this function before the call and it make a relay.
+  void fencedArrive(const Event &E, const State &St) {
+    unsigned Bi = arrivalIndex(E);
+    for (const Pending &P : St) {
+      if (P.Access == Incoming || P.Access == FencedIncoming)
+        FencedEntry.insert(Bi);
+      else if (isWaitToken(P.Access) && P.Access - WaitTokenBase < RelayLimit)
+        FencedPairs.insert({P.Access - WaitTokenBase, Bi});
+      else if (isFencedWait(P.Access))
+        FencedPairs.insert({P.Access - FencedWaitBase, Bi});
     }
   }
 
   void wait(const Event &E, State &St) {
+    endRelayed(E, St);
     St.push_back(Pending{WaitTokenBase + Roles.waitIndex(E), {}});
     normalize(St);
+  }
+
+  /// Stable index of an arrive among those this function meets (its own,
+  /// and its callees' arrives it lifts), for Pending::Arrived and relays.
+  unsigned arrivalIndex(const Event &E) {
+    return ProxyFunctionRoles::indexOf(E, ArrivalIndex, Arrivals);
+  }
+
+  /// A known relay that ends an access which crossed the arrives
+  /// \p Arrived, at the wait \p W: it waits on one of their barriers and,
+  /// after its fence, arrives on \p W's. A relay through one barrier (a
+  /// `bar.sync` both roles pass) hands nothing on: its arrive is the next
+  /// phase's.
+  const RoleRelay *relayOf(uint64_t Arrived, const Event &W) const {
+    for (unsigned B = 0; B < Arrivals.size() && B < RelayLimit; ++B) {
+      if (!(Arrived >> B & 1))
+        continue;
+      for (const RoleRelay &R : *Known)
+        if (sameRoleBarrier(Arrivals[B], R.Wait) == BarrierId::Match::Same &&
+            sameRoleBarrier(R.Arrive, W) == BarrierId::Match::Same &&
+            distinctBarriers(R.Arrive, R.Wait))
+          return &R;
+    }
+    return nullptr;
+  }
+
+  /// The wait \p W ends the accesses of \p St that a known relay fenced on
+  /// their way to it (RoleRelay).
+  void endRelayed(const Event &W, State &St) {
+    if (!llvm::any_of(St, [](const Pending &P) {
+          return isAccess(P.Access) && P.Arrived;
+        }))
+      return;
+    RelayCandidate = true;
+    if (!Known || Known->empty())
+      return;
+    State Kept;
+    for (const Pending &P : St) {
+      const RoleRelay *R = isAccess(P.Access) ? relayOf(P.Arrived, W) : nullptr;
+      if (!R) {
+        Kept.push_back(P);
+        continue;
+      }
+      if (A.Tracer)
+        Ended.insert(
+            {P.Access,
+             "ended at the wait at " + A.Tracer->where(W.At.S->getBeginLoc()) +
+                 " by the proxy fence of the role that waits on the " +
+                 Trace::describeSync(R->Wait) + " at " +
+                 A.Tracer->where(shownAt(R->Wait).S->getBeginLoc()) +
+                 ", then fences and arrives on the " +
+                 Trace::describeSync(R->Arrive) + " at " +
+                 A.Tracer->where(shownAt(R->Arrive).S->getBeginLoc()) +
+                 " (a proxy fence anywhere on the causality path orders "
+                 "the proxies)"});
+    }
+    St.swap(Kept);
   }
 
   void transfer(const Stmt *S, State &St) {
@@ -527,13 +669,21 @@ private:
         continue;
       if (E.Mem.empty())
         E.Mem = AliasSet::unknown();
-      if (U.AfterBarrier) {
-        State Tmp = St;
-        setHandoff(Tmp, Here);
-        checkAsync(E, Tmp, I);
-      } else {
+      // The callee's waits before it, which a relay may have fenced.
+      llvm::SmallVector<const RoleWait *, 2> WaitsBefore;
+      for (const RoleWait &W : Sm.RoleWaits)
+        if (W.Async.Loc == U.E.Loc)
+          WaitsBefore.push_back(&W);
+      if (!U.AfterBarrier && WaitsBefore.empty()) {
         checkAsync(E, St, I);
+        continue;
       }
+      State Tmp = St;
+      if (U.AfterBarrier)
+        setHandoff(Tmp, Here);
+      for (const RoleWait *W : WaitsBefore)
+        endRelayed(lift(W->Wait), Tmp);
+      checkAsync(E, Tmp, I);
     }
     // Hazards inside the callee between what its parameters designate.
     for (const Finding &D : Sm.Deferred) {
@@ -547,6 +697,10 @@ private:
     }
     for (const Event &Arr : Sm.Arrives)
       arrive(lift(Arr), St);
+    for (const Event &Arr : Sm.FencedArrives)
+      fencedArrive(lift(Arr), St);
+    for (const RoleRelay &R : Sm.Relays)
+      addRelay({lift(R.Wait), lift(R.Arrive)});
     A.Called.insert(C.Def);
     Roles.lift(Sm, lift);
     // 2. The callee's fences and barriers act on what is pending here.
@@ -556,7 +710,7 @@ private:
                A.Tracer->where(C.Site->getBeginLoc()) +
                ", which fences on every path";
       });
-      St.clear();
+      fenceState(St);
     } else if (Sm.IncomingCrossesBarrier)
       setHandoff(St, Here);
     // 3. Accesses the callee leaves unfenced.
@@ -565,7 +719,11 @@ private:
       Event E = lift(D.E);
       if (E.Mem.empty())
         continue;
-      St.push_back(Pending{accessIndex(E, Ordinal++), D.Handoff});
+      Pending P{accessIndex(E, Ordinal++), D.Handoff};
+      for (const Event &Arr : D.ArrivedAfter)
+        if (unsigned Bi = arrivalIndex(lift(Arr)); Bi < RelayLimit)
+          P.Arrived |= uint64_t(1) << Bi;
+      St.push_back(P);
     }
     for (const Event &W : Sm.ExitWaits)
       wait(lift(W), St);
@@ -595,7 +753,7 @@ private:
         noteEnded(St, [&] {
           return "ended by the proxy fence at " + A.Tracer->where(E.Loc);
         });
-        St.clear();
+        fenceState(St);
       }
       return;
     case EffectKind::AsyncRead:
@@ -643,6 +801,8 @@ private:
           Out.UpwardAsync.push_back({E, bool(P.Handoff)});
         continue;
       }
+      if (P.Access == FencedIncoming || isFencedWait(P.Access))
+        continue;
       if (!isAccess(P.Access)) {
         unsigned K = P.Access - WaitTokenBase;
         Roles.asyncAfterWait(K, E, Ordinal);
@@ -673,13 +833,91 @@ private:
         Out.Deferred.push_back(std::move(F));
       return;
     }
-    A.addFinding(std::move(F));
+    Found.push_back(std::move(F));
+  }
+
+  /// A --trace line of this function's, said once the run is the last.
+  void say(std::string Line) { TraceLines.push_back(std::move(Line)); }
+
+  /// What the exit state tells callers: whether their accesses survive,
+  /// the accesses left unfenced (each with the arrives it crossed on every
+  /// path), the waits still in force.
+  void summariseExit(const State &Exit) {
+    Out.IncomingSurvives = false;
+    std::set<unsigned> ExitWaits;
+    // One entry per access and hand-off, whatever arms the paths took.
+    std::map<std::pair<unsigned, const Stmt *>, size_t> ExitAccesses;
+    std::vector<uint64_t> Crossed;
+    for (const Pending &P : Exit) {
+      if (P.Access == Incoming) {
+        Out.IncomingSurvives = true;
+        Out.IncomingCrossesBarrier |= bool(P.Handoff);
+      } else if (isAccess(P.Access)) {
+        auto [It, New] = ExitAccesses.try_emplace({P.Access, P.Handoff.S},
+                                                  Crossed.size());
+        if (!New) {
+          Crossed[It->second] &= P.Arrived;
+          continue;
+        }
+        Out.DownwardAccesses.push_back({Accesses[P.Access], P.Handoff, {}});
+        Crossed.push_back(P.Arrived);
+      } else if (isWaitToken(P.Access) &&
+                 ExitWaits.insert(P.Access - WaitTokenBase).second) {
+        Out.ExitWaits.push_back(Roles.waitEvent(P.Access - WaitTokenBase));
+      }
+    }
+    for (size_t I = 0; I < Crossed.size(); ++I)
+      for (unsigned B = 0; B < Arrivals.size() && B < RelayLimit; ++B)
+        if (Crossed[I] >> B & 1)
+          Out.DownwardAccesses[I].ArrivedAfter.push_back(Arrivals[B]);
+  }
+
+  /// This function's relays (a wait, then a fence on every path, then an
+  /// arrive; its callees' were added as they were met) and its arrives
+  /// that a fence precedes on every path from the entry.
+  void summariseRelays() {
+    // The dataflow's paths include those no thread takes (a producer's
+    // iteration after a consumer's, through thread-fixed branches).
+    for (const auto &[K, Bi] : FencedPairs)
+      if (!UnfencedPairs.count({K, Bi}) &&
+          Reach->canFollowInThread(Roles.waitEvent(K).At.S,
+                                   Arrivals[Bi].At.S, /*IfUnknown=*/false))
+        addRelay({withOrigin(Roles.waitEvent(K)), withOrigin(Arrivals[Bi])});
+    for (unsigned Bi : FencedEntry)
+      if (!IncomingArrivals.count(Bi))
+        Out.FencedArrives.push_back(Arrivals[Bi]);
+  }
+
+  /// Adds \p R to the summary, once, up to RelaysKept of them. A relay
+  /// whose two barriers may be one hands nothing on (relayOf).
+  void addRelay(RoleRelay R) {
+    if (Out.Relays.size() >= RelaysKept || !distinctBarriers(R.Arrive, R.Wait))
+      return;
+    for (const RoleRelay &Q : Out.Relays)
+      if (Q.Wait.Loc == R.Wait.Loc && Q.Arrive.Loc == R.Arrive.Loc &&
+          Q.Wait.At.S == R.Wait.At.S && Q.Arrive.At.S == R.Arrive.At.S &&
+          sameBarrierOperand(Q.Wait, R.Wait) &&
+          sameBarrierOperand(Q.Arrive, R.Arrive))
+        return;
+    Out.Relays.push_back(std::move(R));
   }
 
   Analyzer &A;
   const FunctionDecl *Fn;
   const Bindings &Binds;
   ProxySummary &Out;
+  const std::vector<RoleRelay> *Known;
+  /// Hazards found, reported by commit().
+  std::vector<Finding> Found;
+  std::vector<std::string> TraceLines;
+  /// Arrives met (Pending::Arrived bits), and for relays: the pairs of a
+  /// wait (Roles' index) and an arrive reached from it with and without a
+  /// fence, the arrives reached from the entry fenced and unfenced.
+  std::vector<Event> Arrivals;
+  ProxyFunctionRoles::SyncIndex ArrivalIndex;
+  std::set<std::pair<unsigned, unsigned>> FencedPairs, UnfencedPairs;
+  std::set<unsigned> FencedEntry, IncomingArrivals;
+  bool RelayCandidate = false;
   TemplateArms Arms;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
@@ -748,6 +986,8 @@ std::string effectShape(const ProxySummary &S,
   for (const ProxySummary::ExposedAccess &A : S.DownwardAccesses) {
     Out += A.Handoff.S ? "d!" : "d";
     shapeOf(A.E, Rules, Out);
+    for (const Event &E : A.ArrivedAfter)
+      shapeOf(E, Rules, Out);
   }
   for (const Event &E : S.Arrives) {
     Out += "r";
@@ -756,6 +996,15 @@ std::string effectShape(const ProxySummary &S,
   for (const Event &E : S.ExitWaits) {
     Out += "w";
     shapeOf(E, Rules, Out);
+  }
+  for (const Event &E : S.FencedArrives) {
+    Out += "F";
+    shapeOf(E, Rules, Out);
+  }
+  for (const RoleRelay &R : S.Relays) {
+    Out += "R";
+    shapeOf(R.Wait, Rules, Out);
+    shapeOf(R.Arrive, Rules, Out);
   }
   for (const Finding &F : S.Deferred) {
     Out += std::string("f") + F.R->Name;
@@ -778,6 +1027,7 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
            S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
            S.RoleArrives.empty() && S.RoleWaits.empty() &&
+           S.Relays.empty() && S.FencedArrives.empty() &&
            S.IncomingSurvives && !S.IncomingCrossesBarrier;
   });
   Events.setEffectShape(
@@ -801,8 +1051,21 @@ const ProxySummary &Analyzer::analyze(const FunctionDecl *Fn,
       std::make_pair(Fn, B), Fn, [](ProxySummary &) {}, // seed: transparent
       [&](ProxySummary &Result) {
         // Template patterns too: analysed as written (DependentCalls.h).
-        if (Fn->getBody())
-          ProxyFunctionRun(*this, Fn, B, Result).run();
+        if (!Fn->getBody())
+          return;
+        ProxyFunctionRun First(*this, Fn, B, Result);
+        First.run();
+        if (!First.relaysMatter()) {
+          First.commit();
+          return;
+        }
+        // Again, knowing the relays (RoleRelay) the first run found here
+        // and in the callees.
+        std::vector<RoleRelay> Known = Result.Relays;
+        Result = ProxySummary();
+        ProxyFunctionRun Second(*this, Fn, B, Result, &Known);
+        Second.run();
+        Second.commit();
       });
 }
 

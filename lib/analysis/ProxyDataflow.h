@@ -55,6 +55,9 @@ struct ProxySummary {
   struct ExposedAccess {
     Event E;
     StmtRef Handoff;
+    /// Arrives it crosses on every path to the exit: a caller that knows a
+    /// role relaying those barriers (RoleRelay) ends it at the relay's wait.
+    std::vector<Event> ArrivedAfter;
   };
   std::vector<ExposedAsync> UpwardAsync;
   std::vector<ExposedAccess> DownwardAccesses;
@@ -72,6 +75,11 @@ struct ProxySummary {
   /// with other roles (Roles.h).
   std::vector<RoleArrive> RoleArrives;
   std::vector<RoleWait> RoleWaits;
+  /// Relays of this function and its callees (Roles.h).
+  std::vector<RoleRelay> Relays;
+  /// Arrives that a proxy fence precedes on every path from the entry: a
+  /// caller's wait before the call and such an arrive make a relay.
+  std::vector<Event> FencedArrives;
   /// Some path from entry to exit has no shared-memory proxy fence.
   bool IncomingSurvives = true;
   /// ... and crosses a barrier on the way.

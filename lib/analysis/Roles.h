@@ -36,6 +36,18 @@ struct RoleWait {
   Event Async; // where it is issued; Mem as the holder of the record sees it
 };
 
+/// A role that waits on one barrier, then fences the proxies on every path,
+/// then arrives on another: what other roles handed to it through the first
+/// reaches whoever waits on the second fenced, since a proxy fence anywhere
+/// on the causality path orders the two proxies (PTX ISA 8.9.5,
+/// proxy-preserved base causality order). FlashAttention-3's producer waits
+/// for the epilogue's `barrier_O`, transposes V and fences before it commits
+/// V to the consumer.
+struct RoleRelay {
+  Event Wait;
+  Event Arrive;
+};
+
 /// Whether an arrive and a wait use the same barrier: named-barrier ids, or
 /// mbarrier paths, else the mbarriers' alias sets. \p SameRoot decides
 /// roots of different functions (sibling member functions); null: roots
