@@ -600,18 +600,33 @@ private:
   /// \p Arrived, at the wait \p W: it waits on one of their barriers and,
   /// after its fence, arrives on \p W's. A relay through one barrier (a
   /// `bar.sync` both roles pass) hands nothing on: its arrive is the next
-  /// phase's.
-  const RoleRelay *relayOf(uint64_t Arrived, const Event &W) const {
+  /// phase's. The arrive must be able to follow \p W (both in the loop of
+  /// the roles): a pipeline's first wait on an "empty" barrier passes with
+  /// no arrive at all, so an access handed over before the loop (a
+  /// prologue every thread runs) is not ordered by the relay. A call that
+  /// both arrives and waits (a producer's acquire: wait on "empty", arrive
+  /// on "full") is not taken to arrive before it waits.
+  const RoleRelay *relayOf(uint64_t Arrived, const Event &W) {
     for (unsigned B = 0; B < Arrivals.size() && B < RelayLimit; ++B) {
       if (!(Arrived >> B & 1))
         continue;
       for (const RoleRelay &R : *Known)
         if (sameRoleBarrier(Arrivals[B], R.Wait) == BarrierId::Match::Same &&
             sameRoleBarrier(R.Arrive, W) == BarrierId::Match::Same &&
-            distinctBarriers(R.Arrive, R.Wait))
+            distinctBarriers(R.Arrive, R.Wait) &&
+            !waitsBefore(R.Wait, Arrivals[B]) && Arrivals[B].At.S != W.At.S &&
+            Reach->canFollow(W.At.S, Arrivals[B].At.S, /*IfUnknown=*/false))
           return &R;
     }
     return nullptr;
+  }
+
+  /// Whether the relay's wait runs before the arrive and never after it (a
+  /// `__syncthreads` ahead of the role dispatch): the fence that follows it
+  /// precedes the access. Roles in sibling branches follow neither way.
+  bool waitsBefore(const Event &RelayWait, const Event &Arrive) {
+    return !Reach->canFollow(Arrive.At.S, RelayWait.At.S, /*IfUnknown=*/true) &&
+           Reach->canFollow(RelayWait.At.S, Arrive.At.S, /*IfUnknown=*/false);
   }
 
   /// The wait \p W ends the accesses of \p St that a known relay fenced on

@@ -163,7 +163,51 @@ __global__ void fence_not_on_the_path(float *out, int tiles) {
     }
   }
 }
+// Every thread reads `o` in a prologue, then the producer refills `v`, which
+// shares its memory, by a bulk load once its acquire (a wait on `empty`,
+// then an arrive on `full`) passes; the consumer waits on `full`, fences and
+// arrives on `empty`. That fence does not order the prologue's reads before
+// the first load: the first wait on `empty` passes with no arrive at all.
+__device__ __forceinline__ void bulk_load(void *smem, const void *gmem,
+                                          uint32_t bytes, uint64_t *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+               " [%0], [%1], %2, [%3];"
+               :: "r"(smem_u32(smem)), "l"(gmem), "r"(bytes), "r"(smem_u32(bar))
+               : "memory");
+}
+struct Staged {
+  union {
+    alignas(128) float o[TILE];
+    alignas(128) float v[TILE];
+  };
+  uint64_t full, empty;
+};
+__device__ void acquire(Staged &s, int t) {
+  mbar_wait(&s.empty, (t & 1) ^ 1);
+  mbar_arrive(&s.full);
+}
+// CHECK: relay-fence.cu:[[@LINE+10]]:{{[0-9]+}}: warning: bulk async load overwrites shared memory 's' read through the generic proxy
+__global__ void prologue_before_the_relay(const float *in, float *out,
+                                          int tiles) {
+  __shared__ Staged s;
+  float first = s.o[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x >= 128) {
+    for (int t = 0; t < tiles; ++t) {
+      acquire(s, t);
+      if (threadIdx.x == 128)
+        bulk_load(s.v, in + t * TILE, sizeof(s.v), &s.full);
+    }
+  } else {
+    for (int t = 0; t < tiles; ++t) {
+      mbar_wait(&s.full, t & 1);
+      out[t * TILE + threadIdx.x] = s.v[threadIdx.x] + first;
+      cutlass::arch::fence_view_async_shared();
+      mbar_arrive(&s.empty);
+    }
+  }
+}
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 2 findings in 1 file
+// CHECK: proxyfence: 3 findings in 1 file
 
 // TRACE: trace: bulk async store of shared memory 's' {{.*}} (in 'relay_in_functions'): store of shared memory 's' at relay-fence.cu:70:5 (in 'relay_in_functions'): ended at the wait at relay-fence.cu:80:7 by the proxy fence of the role that waits on the mbarrier.try_wait.shared::cta on 's'.bar_o at relay-fence.cu:59:3, then fences and arrives on the mbarrier.arrive.shared::cta on 's'.full at relay-fence.cu:60:3
