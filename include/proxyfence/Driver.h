@@ -33,6 +33,9 @@ struct HeaderJob {
   bool AloneOnFailure = false;
   /// A project header that includes this one (DriverOptions.h).
   std::string IncluderHeader;
+  /// A second including source, configured unlike the first (HeaderTU.h),
+  /// whose instantiation adds its findings to the first's.
+  std::string SecondSource;
 };
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
                                         std::string &Why,

@@ -51,6 +51,9 @@ struct DriverOptions : AnalysisOptions {
   /// When the header alone loses code to front-end errors (it relies on
   /// what that header includes before it), it is read through that one.
   std::string IncluderHeader;
+  /// Set per input by the driver: a second source that includes
+  /// FocusHeader, analysed when the first left time (Driver.cpp).
+  std::string FocusSecondSource;
   /// Also write the findings as SARIF to this file (launcher mode).
   std::string SarifFile;
   /// Results of unchanged inputs come from the cache (--no-cache: off).

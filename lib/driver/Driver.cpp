@@ -273,6 +273,7 @@ std::vector<InputCommand> inputCommands(const DriverOptions &Opts,
           Header.Note = describeHeaderContext(Abs, *H);
           Header.Focus = Abs;
           Header.AloneOnFailure = true;
+          Header.SecondSource = H->SecondEntryFile;
           Abs = H->EntryFile;
         }
       }
@@ -326,6 +327,9 @@ private:
 /// --no-cache) skips both.
 using JobRunner =
     llvm::function_ref<FileOutcome(const DriverOptions &, const InputCommand &)>;
+/// The same, skipping the findings whose keys it is given (already reported).
+using SkippingRunner = llvm::function_ref<FileOutcome(
+    const DriverOptions &, const InputCommand &, const std::set<std::string> &)>;
 
 /// A header analysed as its own translation unit (\p Job names it). One
 /// that is not self-contained (it uses what the header including it
@@ -355,6 +359,69 @@ static FileOutcome analyseHeaderAlone(const DriverOptions &Opts,
   return A;
 }
 
+/// Adds the findings of the focus header's second instantiation \p From
+/// (which skipped those of \p Into) to \p Into: reported, counted and
+/// fixed with them. The counts of what was not seen stay the first's.
+static void addInstantiation(FileOutcome &Into, FileOutcome &&From) {
+  FileResult &R = Into.R, &F = From.R;
+  R.Report += F.Report;
+  R.Findings += F.Findings;
+  R.Suppressed += F.Suppressed;
+  R.Unfixable += F.Unfixable;
+  // The same library hazards are met in both: counted once.
+  R.InLibrary = std::max(R.InLibrary, F.InLibrary);
+  R.OutsideFocus = std::max(R.OutsideFocus, F.OutsideFocus);
+  auto append = [](auto &To, auto &Items) {
+    To.insert(To.end(), std::make_move_iterator(Items.begin()),
+              std::make_move_iterator(Items.end()));
+  };
+  append(R.Diags, F.Diags);
+  append(R.Keys, F.Keys);
+  append(R.SkippedKeys, F.SkippedKeys);
+  append(R.Sites, F.Sites);
+  append(R.TraceLines, F.TraceLines);
+  append(R.Inputs, F.Inputs);
+  append(R.Stats.HeaderContexts, F.Stats.HeaderContexts);
+  for (auto &[Path, Repls] : F.Edits)
+    for (const tooling::Replacement &Rep : Repls)
+      if (!llvm::is_contained(R.Edits[Path], Rep))
+        llvm::consumeError(R.Edits[Path].add(Rep));
+  for (auto &[Path, Text] : F.Originals)
+    R.Originals.emplace(Path, std::move(Text));
+}
+
+/// A header placed in a first including source \p O (analysed with
+/// \p Through's options) is also analysed in the second source the project
+/// search chose, configured unlike the first, in the time the header alone
+/// would have had: it reaches the arms of the header's templates that the
+/// first compiled away. Its findings are added to \p O's, each once.
+static void addSecondInstantiation(const DriverOptions &Opts,
+                                   const DriverOptions &Through,
+                                   const InputCommand &Job,
+                                   const std::set<std::string> &Reported,
+                                   SkippingRunner run, FileOutcome &O) {
+  DriverOptions Second = Through;
+  Second.Timeout = Opts.Timeout ? Opts.Timeout - Through.Timeout : 0;
+  Second.HeaderContextNote =
+      "header " + Opts.FocusHeader + " also analysed in translation unit " +
+      Opts.FocusSecondSource +
+      " (a second instantiation, configured unlike the first)";
+  std::set<std::string> Skip = Reported;
+  Skip.insert(O.R.Keys.begin(), O.R.Keys.end());
+  FileOutcome S = run(Second, {Opts.FocusSecondSource, Job.second}, Skip);
+  if (S.accepted() && !S.ErrorLimitHit && !S.R.FocusNotIncluded) {
+    addInstantiation(O, std::move(S));
+    return;
+  }
+  O.R.Stats.HeaderContexts.push_back(
+      "header " + Opts.FocusHeader + " not analysed in a second translation "
+      "unit " + Opts.FocusSecondSource + ": " +
+      (!S.Failure.empty()      ? S.Failure
+       : S.ErrorLimitHit       ? "its parse stopped at --max-errors"
+       : S.R.FocusNotIncluded  ? "its #include of the header is compiled out"
+                               : "it could not be parsed"));
+}
+
 /// The input as its job says; a header the project search placed in an
 /// including source gets half of --timeout there and, if that source
 /// cannot be analysed in it or parsed, is analysed alone in the rest: the
@@ -362,9 +429,13 @@ static FileOutcome analyseHeaderAlone(const DriverOptions &Opts,
 static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
                                               const InputCommand &Job,
                                               const std::set<std::string> &Reported) {
+  auto runSkipping = [&](const DriverOptions &O, const InputCommand &J,
+                         const std::set<std::string> &Skip) {
+    return O.Timeout ? analyseInputIsolated(O, J, Skip)
+                     : analyseInput(O, J, Skip);
+  };
   auto run = [&](const DriverOptions &O, const InputCommand &J) {
-    return O.Timeout ? analyseInputIsolated(O, J, Reported)
-                     : analyseInput(O, J, Reported);
+    return runSkipping(O, J, Reported);
   };
   if (!Opts.FocusAloneOnFailure)
     return Opts.FocusHeader.empty() ? analyseHeaderAlone(Opts, Job, run)
@@ -380,8 +451,11 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   // Its `#include` of the header compiled out with these flags (`#ifdef
   // ENABLE_X` around it): the source shows nothing of the header.
   bool NotIncluded = O.accepted() && O.R.FocusNotIncluded;
-  if (O.accepted() && !Stopped && !NotIncluded)
+  if (O.accepted() && !Stopped && !NotIncluded) {
+    if (!Opts.FocusSecondSource.empty())
+      addSecondInstantiation(Opts, Through, Job, Reported, runSkipping, O);
     return O;
+  }
   std::string Why =
       Stopped ? "its parse stopped at --max-errors=" +
                     std::to_string(Opts.MaxErrors)
@@ -529,6 +603,7 @@ static std::optional<int> collectJobs(DriverRun &Run) {
     Run.FileOpts[I].HeaderContextNote = Headers[I].Note;
     Run.FileOpts[I].FocusAloneOnFailure = Headers[I].AloneOnFailure;
     Run.FileOpts[I].IncluderHeader = Headers[I].IncluderHeader;
+    Run.FileOpts[I].FocusSecondSource = Headers[I].SecondSource;
     Run.FileOpts[I].IncludeDirs = userIncludeDirs(Run.Jobs[I].second);
     if (!Opts.BuildPath.empty())
       Run.FileOpts[I].DatabaseDir = absolutePath(Opts.BuildPath);

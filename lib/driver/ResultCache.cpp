@@ -62,6 +62,7 @@ std::string ResultCache::entryPath(const DriverOptions &Opts,
   // A header analysed inside an entry that includes it (HeaderTU.h).
   Field("focus", Opts.FocusHeader);
   Field("context", Opts.HeaderContextNote);
+  Field("second-source", Opts.FocusSecondSource);
   Field("arch", Opts.Arch);
   Field("style", std::to_string(int(Opts.Style)));
   Field("init", std::to_string(Opts.RequireInitProxyFence));

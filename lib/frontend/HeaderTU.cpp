@@ -2,6 +2,7 @@
 #include "frontend/HeaderTU.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -194,6 +195,69 @@ public:
   std::map<std::string, std::vector<std::string>> Cache;
 };
 
+/// The words and numbers of a source outside comments and preprocessor
+/// lines, counted: what its configuration is made of (the template
+/// arguments of an explicit instantiation, a kernel's launch constants).
+std::map<std::string, unsigned> configurationTokens(llvm::StringRef File) {
+  std::map<std::string, unsigned> Out;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return Out;
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  bool InBlockComment = false;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    if (!InBlockComment && Line.ltrim().starts_with("#"))
+      continue;
+    for (size_t I = 0; I < Line.size();) {
+      llvm::StringRef Tail = Line.substr(I);
+      if (InBlockComment) {
+        size_t End = Tail.find("*/");
+        if (End == llvm::StringRef::npos)
+          break;
+        InBlockComment = false;
+        I += End + 2;
+        continue;
+      }
+      if (Tail.starts_with("//"))
+        break;
+      if (Tail.starts_with("/*")) {
+        InBlockComment = true;
+        I += 2;
+        continue;
+      }
+      char C = Line[I];
+      if (!llvm::isAlnum(C) && C != '_') {
+        ++I;
+        continue;
+      }
+      size_t J = I;
+      while (J < Line.size() && (llvm::isAlnum(Line[J]) || Line[J] == '_'))
+        ++J;
+      ++Out[Line.substr(I, J - I).str()];
+      I = J;
+    }
+  }
+  return Out;
+}
+
+/// How many tokens one configuration has that the other lacks, counted
+/// with multiplicity both ways.
+unsigned configurationDistance(const std::map<std::string, unsigned> &A,
+                               const std::map<std::string, unsigned> &B) {
+  unsigned D = 0;
+  for (const auto &[T, N] : A) {
+    auto It = B.find(T);
+    unsigned M = It == B.end() ? 0 : It->second;
+    D += N > M ? N - M : M - N;
+  }
+  for (const auto &[T, N] : B)
+    if (!A.count(T))
+      D += N;
+  return D;
+}
+
 /// Path components \p A and \p B share from the root.
 unsigned commonPrefix(llvm::StringRef A, llvm::StringRef B) {
   unsigned N = 0;
@@ -308,13 +372,17 @@ using CandidateCost = llvm::function_ref<std::optional<unsigned>(
     IncludeScanner &, const std::string &File, const TreeSearch &,
     const std::string &Target)>;
 
+/// Candidate files, each with its cost.
+using RatedFiles = std::vector<std::pair<std::string, unsigned>>;
+
 /// The file below the header's tree that \p Wanted names and \p Cost rates
-/// lowest, the first in path order on ties.
+/// lowest, the first in path order on ties; every file rated goes to
+/// \p Rated when given.
 std::optional<HeaderContext>
 cheapestInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                bool GitWorkTree, const std::vector<std::string> &Args,
                llvm::function_ref<bool(llvm::StringRef)> Wanted,
-               CandidateCost Cost) {
+               CandidateCost Cost, RatedFiles *Rated = nullptr) {
   std::string Target = normalised("/", Header);
   TreeSearch T = treeSearch(Target, ProjectRoot, GitWorkTree, Args);
   IncludeScanner Scanner;
@@ -322,6 +390,8 @@ cheapestInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
   unsigned BestCost = 0;
   for (const std::string &F : filesBelow(T.Root, MaxTreeSources, Wanted)) {
     std::optional<unsigned> C = Cost(Scanner, F, T, Target);
+    if (C && Rated)
+      Rated->emplace_back(F, *C);
     if (!C || (Best && *C >= BestCost))
       continue;
     Best = HeaderContext{F, T.Flags, /*Includes=*/true, 0};
@@ -344,7 +414,13 @@ includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                  const TreeSearch &T, const std::string &Target) {
     return S.hops(File, T.Path, Target);
   };
-  return cheapestInTree(Header, ProjectRoot, GitWorkTree, Args, IsSource, Hops);
+  RatedFiles Including;
+  std::optional<HeaderContext> Best = cheapestInTree(
+      Header, ProjectRoot, GitWorkTree, Args, IsSource, Hops, &Including);
+  if (Best)
+    Best->SecondEntryFile =
+        mostDifferentSource(Including, Header, Best->EntryFile);
+  return Best;
 }
 
 std::optional<HeaderContext>
@@ -361,6 +437,67 @@ includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
   };
   return cheapestInTree(Header, ProjectRoot, GitWorkTree, Args, isHeaderName,
                         Distance);
+}
+
+/// The lower-case words of a file name's stem (`flash_fwd_hdim64_sm90`:
+/// flash, fwd, hdim64, sm90).
+static std::set<std::string> nameWords(llvm::StringRef Path) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::sys::path::stem(Path).split(Parts, '_', -1, /*KeepEmpty=*/false);
+  std::set<std::string> Words;
+  for (llvm::StringRef P : Parts)
+    for (llvm::StringRef W : llvm::split(P, '-'))
+      if (!W.empty())
+        Words.insert(W.lower());
+  return Words;
+}
+
+std::string mostDifferentSource(
+    const std::vector<std::pair<std::string, unsigned>> &Including,
+    llvm::StringRef Header, const std::string &First) {
+  // As clangd's pick of a file for a header: the sources whose names share
+  // the most words with the header's, of those the one configured most
+  // unlike the first.
+  std::set<std::string> HeaderWords = nameWords(Header);
+  auto proximity = [&](llvm::StringRef Source) {
+    unsigned N = 0;
+    for (const std::string &W : nameWords(Source))
+      N += HeaderWords.count(W);
+    return N;
+  };
+  unsigned Nearest = 0;
+  for (const auto &[Source, Hops] : Including)
+    if (Source != First)
+      Nearest = std::max(Nearest, proximity(Source));
+  std::map<std::string, unsigned> Chosen = configurationTokens(First);
+  auto size = [](const std::map<std::string, unsigned> &T) {
+    unsigned N = 0;
+    for (const auto &[Word, Count] : T)
+      N += Count;
+    return N;
+  };
+  // Another configuration of the same kind has about as much text of its
+  // own: one with much more (every configuration at once) would cost far
+  // more than the first, one with much less (a file of #includes of other
+  // sources) configures nothing itself.
+  unsigned MinSize = (2 * size(Chosen) + 2) / 3,
+           MaxSize = 3 * size(Chosen) / 2;
+  std::string Second;
+  unsigned BestDistance = 0, BestHops = 0;
+  for (const auto &[Source, Hops] : Including) {
+    if (Source == First || proximity(Source) < Nearest)
+      continue;
+    std::map<std::string, unsigned> Tokens = configurationTokens(Source);
+    if (size(Tokens) > MaxSize || size(Tokens) < MinSize)
+      continue;
+    unsigned D = configurationDistance(Chosen, Tokens);
+    if (D > BestDistance || (D == BestDistance && D && Hops < BestHops)) {
+      Second = Source;
+      BestDistance = D;
+      BestHops = Hops;
+    }
+  }
+  return Second;
 }
 
 bool isHeaderName(llvm::StringRef Path) {

@@ -29,6 +29,10 @@ struct HeaderContext {
   bool Includes = false;
   /// Files whose `#include` lines were read to decide.
   unsigned FilesScanned = 0;
+  /// Another source that includes the header, configured most unlike
+  /// EntryFile (mostDifferentSource), for a second instantiation; empty
+  /// when there is none.
+  std::string SecondEntryFile;
 };
 
 /// The entry of \p DB to analyse \p Header (absolute) in: the first CUDA
@@ -54,6 +58,18 @@ includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
 std::optional<HeaderContext>
 includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                       bool GitWorkTree, const std::vector<std::string> &Args);
+/// Of the sources in \p Including (each with its #include steps to
+/// \p Header) whose file names share the most words with the header's
+/// (clangd's proximity), the one whose own text (its words and numbers
+/// outside comments and preprocessor lines: an explicit instantiation's template arguments)
+/// differs most from \p First's, fewer steps first on a tie; empty when
+/// none differs. Generated instantiation files each switch on other
+/// features of a header's templates (`if constexpr` arms, members used in
+/// one configuration only): the second instantiation reaches code the
+/// first one compiled away.
+std::string mostDifferentSource(
+    const std::vector<std::pair<std::string, unsigned>> &Including,
+    llvm::StringRef Header, const std::string &First);
 
 /// The -I and -iquote directories of command line \p Cmd, absolute (against
 /// its -working-directory, else the current directory).
