@@ -54,13 +54,16 @@ inline bool entersAtLeastOnce(const clang::ForStmt *F) {
   if (!Var->getInit()->EvaluateAsInt(Start, Ctx) ||
       !Bound->EvaluateAsInt(Limit, Ctx))
     return false;
-  llvm::APSInt From = Start.Val.getInt(), To = Limit.Val.getInt();
-  // Compare as the source does, in a width and signedness both fit.
-  unsigned Bits = std::max(From.getBitWidth(), To.getBitWidth()) + 1;
-  From = From.extend(Bits);
-  To = To.extend(Bits);
-  From.setIsSigned(true);
-  To.setIsSigned(true);
+  // Compare as the source does: in the type both sides convert to.
+  clang::QualType T = Cond->getLHS()->getType();
+  if (!T->isIntegralOrEnumerationType())
+    return false;
+  unsigned Bits = Ctx.getIntWidth(T);
+  bool Unsigned = T->isUnsignedIntegerOrEnumerationType();
+  llvm::APSInt From = Start.Val.getInt().extOrTrunc(Bits);
+  llvm::APSInt To = Limit.Val.getInt().extOrTrunc(Bits);
+  From.setIsUnsigned(Unsigned);
+  To.setIsUnsigned(Unsigned);
   switch (Cond->getOpcode()) {
   case clang::BO_LT: return From < To;
   case clang::BO_LE: return From <= To;

@@ -56,5 +56,17 @@ __global__ void fence_in_runtime_loop(float *out, int ranks) {
   if (threadIdx.x == 0)
     bulk_store(out, tile, sizeof(tile));
 }
+// Compared as unsigned, -1 does not meet the bound: the body never runs.
+// CHECK: loop-runs-once.cu:[[@LINE+9]]:{{[0-9]+}}: warning: bulk async store reads shared memory 'tile' written through the generic proxy
+__global__ void fence_in_loop_of_converted_start(float *out) {
+  __shared__ alignas(128) float tile[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    tile[i] = float(i);
+  for (int r = -1; r < 2u; ++r)
+    fence_async_shared();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    bulk_store(out, tile, sizeof(tile));
+}
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 2 findings in 1 file
+// CHECK: proxyfence: 3 findings in 1 file
