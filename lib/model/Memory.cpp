@@ -182,10 +182,11 @@ bool AliasSet::hasParamOrThis() const {
 std::string AliasSet::describeMemory() const {
   if (Unknown || Roots.empty())
     return "shared memory";
-  if (Roots.size() == 1 && Roots[0].Kind == MemRoot::DynamicShared &&
-      !Roots[0].Field)
-    return "dynamic shared memory";
-  return "shared memory " + describe();
+  // Several dynamic-shared roots (two offsets) name themselves once too.
+  std::string Names = describe();
+  if (Names == "dynamic shared memory")
+    return Names;
+  return "shared memory " + Names;
 }
 
 /// "SharedStorage::C", and through unnamed structs and unions the fields

@@ -46,6 +46,20 @@ __global__ void try_cancel_again(int *out) {
                  :: "r"(smem_u32(&response)), "r"(smem_u32(&bar)) : "memory");
 }
 
+// Either of two offsets of dynamic shared memory: still named once.
+__global__ void read_then_load_either_half(const float *in, float *out,
+                                           int half) {
+  extern __shared__ __align__(128) float dyn[];
+  __shared__ alignas(8) uint64_t full;
+  float *buf = half ? dyn + 1024 : dyn;
+  out[threadIdx.x] = buf[threadIdx.x];
+  if (threadIdx.x == 0) {
+    mbar_init(&full, 1);
+    mbar_expect_tx(&full, 4096);
+    bulk_load(buf, in, 4096, &full);
+  }
+}
+
 //      CHECK:{{.*}}messages.cu:19:5: warning: TMA load overwrites shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
 //      CHECK:{{.*}}messages.cu:13:5: note: generic-proxy write to 'tile' here
 //      CHECK:{{.*}}messages.cu:16:3: note: this barrier orders threads, not proxies; insert the fence before it
@@ -58,4 +72,5 @@ __global__ void try_cancel_again(int *out) {
 //      CHECK:{{.*}}messages.cu:45:5: warning: clusterlaunchcontrol.try_cancel overwrites shared memory 'response' read through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
 //      CHECK:{{.*}}messages.cu:43:39: note: generic-proxy read of 'response' here
 //      CHECK:{{.*}}messages.cu:45:5: note: insert 'asm volatile("fence.proxy.async.shared::cta;" ::: "memory");' here
-//      CHECK:proxyfence: 3 findings in 1 file
+//      CHECK:{{.*}}messages.cu:59:5: warning: bulk async load overwrites dynamic shared memory read through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
+//      CHECK:proxyfence: 4 findings in 1 file
