@@ -136,11 +136,20 @@ std::vector<StateT> solveForward(const clang::CFG &G, StateT Entry,
   // The condition of a loop that runs at least once keeps what first enters
   // it apart (First) from what comes round again: the first only goes on
   // into the body.
+  // Only where the loop's back edge comes into that very block: a condition
+  // of several blocks (`i < (c ? 4 : N)`) takes it at its first block, and
+  // every edge into the last would look like a first entry.
   std::vector<bool> EntersOnce(G.getNumBlockIDs());
   for (const clang::CFGBlock *B : Order)
     if (const auto *F =
             llvm::dyn_cast_or_null<clang::ForStmt>(B->getTerminatorStmt()))
-      EntersOnce[B->getBlockID()] = entersAtLeastOnce(F);
+      EntersOnce[B->getBlockID()] =
+          llvm::any_of(B->preds(),
+                       [&](const clang::CFGBlock *P) {
+                         return P && Rank[P->getBlockID()] != ~0u &&
+                                Rank[P->getBlockID()] >= Rank[B->getBlockID()];
+                       }) &&
+          entersAtLeastOnce(F);
   std::vector<StateT> In(G.getNumBlockIDs()), First(G.getNumBlockIDs());
   std::vector<bool> Reached(G.getNumBlockIDs()), FirstReached(Reached);
   In[G.getEntry().getBlockID()] = std::move(Entry);

@@ -68,5 +68,19 @@ __global__ void fence_in_loop_of_converted_start(float *out) {
   if (threadIdx.x == 0)
     bulk_store(out, tile, sizeof(tile));
 }
+// A bound with its own branches (a condition of several CFG blocks): what
+// follows the loop is still analysed.
+// CHECK: loop-runs-once.cu:[[@LINE+9]]:{{[0-9]+}}: warning: bulk async store reads shared memory 'tile' written through the generic proxy
+template <int Ranks> __global__ void write_after_capped_loop(float *out) {
+  __shared__ alignas(128) float tile[1024];
+  for (int r = 0; r < (Ranks > 4 ? 4 : Ranks); ++r)
+    fence_async_shared();
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+    tile[i] = float(i);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    bulk_store(out, tile, sizeof(tile));
+}
+template __global__ void write_after_capped_loop<2>(float *);
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 3 findings in 1 file
+// CHECK: proxyfence: 4 findings in 1 file
