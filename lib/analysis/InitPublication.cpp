@@ -27,6 +27,8 @@ enum Flag : unsigned {
   ProxyFenced = 64,   // fence.proxy.async since the init (strict mode)
   Clusterless = 128,  // took the CTA-barrier arm of a branch on template
                       // parameters whose other arm syncs the cluster
+  WarpSynced = 256,   // a warp barrier since the init
+  GroupSynced = 512,  // the named barrier of the group that owns the mbarrier
 };
 /// Summary key of a function entered with no init pending.
 constexpr unsigned NoIncoming = ~0u;
@@ -41,7 +43,10 @@ struct Pending {
   /// The init as seen in the function that met Relaxed (where the init fence
   /// belongs), index into the analyzer's pool; NoEvent while unknown.
   unsigned FenceAt = NoEvent;
-  auto key() const { return std::tie(Init, Flags, Relaxed, FenceAt); }
+  /// For the caller's init: the last named barrier met here, which the
+  /// caller, knowing its init, may find to be the owners' (ownersBarrier).
+  unsigned Named = NoEvent;
+  auto key() const { return std::tie(Init, Flags, Relaxed, FenceAt, Named); }
   bool operator<(const Pending &O) const { return key() < O.key(); }
   bool operator==(const Pending &O) const { return key() == O.key(); }
 };
@@ -122,6 +127,7 @@ struct MbarrierAnalyzer::InitSummary {
     unsigned Flags;
     unsigned Relaxed; // index into Events, or NoEvent
     unsigned FenceAt = NoEvent; // index into the analyzer's pool
+    unsigned Named = NoEvent;   // index into Events
   };
   /// States the caller's init leaves the callee in (none: always settled).
   std::vector<Outcome> Exits;
@@ -163,7 +169,7 @@ public:
           return Binds.feasible(Blk, Succ, A.Ctx);
         });
     for (const Pending &P : States[G->getExit().getBlockID()]) {
-      InitSummary::Outcome O{P.Flags, P.Relaxed, P.FenceAt};
+      InitSummary::Outcome O{P.Flags, P.Relaxed, P.FenceAt, P.Named};
       if (P.Init == Incoming)
         Out.Exits.push_back(O);
       else
@@ -206,7 +212,10 @@ private:
           P.Relaxed = Known.intern(E, Ordinal);
           P.FenceAt = fenceAt(P.Init);
         }
-        P.Flags = step(P.Flags, E, A.RequireProxyFence, CtaThreads);
+        P.Flags = step(P.Flags, E, A.RequireProxyFence, CtaThreads) |
+                  ownersBarrier(P.Init, E);
+        if (P.Init == Incoming && isNamedSync(E))
+          P.Named = Known.intern(E, Ordinal);
         if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Cta &&
             E.At.Fn == Fn && A.clusterlessArm(E.At))
           P.Flags |= Clusterless;
@@ -220,9 +229,44 @@ private:
     default:
       if (isUse(E))
         for (const Pending &P : St)
-          check(P.Init, P.Flags, P.Relaxed, P.FenceAt, E);
+          check(P, E);
       return;
     }
+  }
+
+  /// The flag barrier \p E adds to init \p Init for the threads that own
+  /// the mbarrier (ThreadGroups.h): any warp barrier, or the named barrier
+  /// whose id is the owning group's index and whose count, where both are
+  /// known, is the group's size.
+  static bool isNamedSync(const Event &E) {
+    return E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Named &&
+           !E.ArriveOnly;
+  }
+  unsigned ownersBarrier(unsigned Init, const Event &E) {
+    if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Warp)
+      return WarpSynced;
+    if (!isNamedSync(E) || Init == Incoming)
+      return 0;
+    std::optional<ThreadGroup> G = Known[Init].Mbarrier.privateTo();
+    bool ById = G && G->Index &&
+                (E.Id.Kind == BarrierId::Var || E.Id.Kind == BarrierId::Param) &&
+                E.Id.Variable == G->Index;
+    bool Counted = !E.ThreadCount || !G || !G->Threads ||
+                   E.ThreadCount == G->Threads;
+    return ById && Counted ? GroupSynced : 0;
+  }
+
+  /// Whether the init \p Init is visible to the use \p E because both
+  /// reach the barrier through the part of shared memory one group of
+  /// threads owns, and that group has met since the init (or is one thread).
+  bool ownersSynced(unsigned Init, unsigned Flags, const Event &E) const {
+    if (Init == Incoming)
+      return false;
+    std::optional<ThreadGroup> G = Known[Init].Mbarrier.privateTo();
+    if (!G || !(E.Mbarrier.privateTo() == G))
+      return false;
+    return G->Threads == 1 || (G->withinWarp() && (Flags & WarpSynced)) ||
+           (Flags & GroupSynced);
   }
 
   /// Where the init fence goes for init \p Init, when a relaxed arrive of
@@ -232,15 +276,17 @@ private:
     return Init == Incoming ? NoEvent : A.pool(Known[Init]);
   }
 
-  /// A use \p E of a barrier while init \p Init is at \p Flags.
-  void check(unsigned Init, unsigned Flags, unsigned Relaxed, unsigned FenceAt,
-             const Event &E) {
+  /// A use \p E of a barrier while init \p At.Init is at \p At.Flags.
+  void check(const Pending &At, const Event &E) {
+    unsigned Init = At.Init, Flags = At.Flags, Relaxed = At.Relaxed,
+             FenceAt = At.FenceAt;
     // In a kernel known to run without a cluster, a "remote" use reaches
     // this CTA's own barrier. A use exposed to the caller keeps its kind.
     bool CrossCta = E.CrossCta && !(Init != Incoming && A.singleCta(Fn)) &&
                     !(Flags & Clusterless);
     bool Cross = CrossCta && !(Flags & Published);
-    bool Cta = !CrossCta && !(Flags & CtaSynced);
+    bool Cta = !CrossCta && !(Flags & CtaSynced) &&
+               !ownersSynced(Init, Flags, E);
     bool Proxy = A.RequireProxyFence && isAsync(E) && !(Flags & ProxyFenced);
     if (A.Tracer && Init != Incoming)
       traceUse(Known[Init], E, CrossCta, Cross, Cta, Proxy);
@@ -249,9 +295,9 @@ private:
     if (Init == Incoming) {
       // The caller matches it with its init (barrier, thread) and reports.
       auto Key = std::make_tuple(E.At.S, E.Loc.getRawEncoding(),
-                                 unsigned(E.Kind), Flags, Relaxed);
+                                 unsigned(E.Kind), Flags, Relaxed, At.Named);
       if (ExposedUses.insert(Key).second)
-        Out.Uses.push_back({E, {Flags, Relaxed, FenceAt}});
+        Out.Uses.push_back({E, {Flags, Relaxed, FenceAt, At.Named}});
       return;
     }
     const Event &I = Known[Init];
@@ -298,21 +344,29 @@ private:
     };
     // A relaxed arrive inside the callee met the caller's init: the fence
     // goes after the init here.
+    // A named barrier inside it: the caller's own init can tell whether it
+    // is the owners'.
     auto outcome = [&](const InitSummary &S, const Pending &P,
                        const InitSummary::Outcome &X) {
-      if (X.Relaxed == NoEvent || P.Relaxed != NoEvent)
-        return Pending{P.Init, X.Flags, P.Relaxed, P.FenceAt};
-      return Pending{P.Init, X.Flags, lifted(S, X.Relaxed), fenceAt(P.Init)};
+      Pending Q{P.Init, X.Flags, P.Relaxed, P.FenceAt, P.Named};
+      if (X.Relaxed != NoEvent && P.Relaxed == NoEvent) {
+        Q.Relaxed = lifted(S, X.Relaxed);
+        Q.FenceAt = fenceAt(P.Init);
+      }
+      if (X.Named != NoEvent) {
+        unsigned Named = lifted(S, X.Named);
+        Q.Flags |= ownersBarrier(P.Init, Known[Named]);
+        if (P.Init == Incoming)
+          Q.Named = Named;
+      }
+      return Q;
     };
     State Next;
     Bindings Args = A.Binder.bind(C.Site, C.Def, Binds);
     for (const Pending &P : St) {
       const InitSummary &S = A.summary(C.Def, P.Flags, Args, CtaThreads);
-      for (const InitSummary::Use &U : S.Uses) {
-        Pending At = outcome(S, P, U.At);
-        check(P.Init, U.At.Flags, At.Relaxed, At.FenceAt,
-              A.Events.lift(U.E, C, Fn));
-      }
+      for (const InitSummary::Use &U : S.Uses)
+        check(outcome(S, P, U.At), A.Events.lift(U.E, C, Fn));
       for (const InitSummary::Outcome &X : S.Exits)
         Next.push_back(outcome(S, P, X));
     }
@@ -331,7 +385,8 @@ private:
   const Bindings &Binds;
   InitSummary &Out;
   EventTable Known;
-  std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned>>
+  std::set<std::tuple<const Stmt *, unsigned, unsigned, unsigned, unsigned,
+                      unsigned>>
       ExposedUses;
   /// The kernel's block size, where __launch_bounds__ fixes it; 0 else.
   unsigned CtaThreads;

@@ -549,10 +549,12 @@ AliasSet EventExtractor::substitute(const AliasSet &S, const CallSite &C,
 
 BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
   BarrierId Id;
-  if (!E || E->isValueDependent())
+  if (!E)
     return Id;
+  // In a template a const local's value may be dependent: still one
+  // variable, whatever its value.
   Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Memory.context())) {
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Memory.context())) {
     Id.Kind = BarrierId::Const;
     Id.Offset = R.Val.getInt().getExtValue();
     return Id;

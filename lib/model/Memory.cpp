@@ -25,6 +25,26 @@ void AliasSet::add(const MemRoot &R) {
   Roots.push_back(R);
 }
 
+std::optional<ThreadGroup> AliasSet::privateTo() const {
+  if (Unknown || Roots.empty())
+    return std::nullopt;
+  std::optional<ThreadGroup> G = Roots.front().PrivateTo;
+  for (const MemRoot &R : Roots)
+    if (!(R.PrivateTo == G))
+      return std::nullopt;
+  return G;
+}
+
+void AliasSet::makePrivateTo(const ThreadGroup &G) {
+  llvm::SmallVector<MemRoot, 2> Old;
+  Old.swap(Roots);
+  for (MemRoot R : Old) {
+    if (!R.PrivateTo)
+      R.PrivateTo = G;
+    add(R);
+  }
+}
+
 void AliasSet::merge(const AliasSet &O) {
   Unknown |= O.Unknown;
   KernelArgument |= O.KernelArgument;
@@ -83,6 +103,8 @@ static bool keepsOuterName(const FieldDecl *Outer, const FieldDecl *Inner) {
 
 MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
   MemRoot R = *this;
+  if (!R.PrivateTo)
+    R.PrivateTo = Inner.PrivateTo;
   if (Inner.Field && !(R.Field && keepsOuterName(R.Field, Inner.Field)))
     R.Field = Inner.Field;
   if (!R.Placed)
@@ -384,9 +406,9 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
       AliasSet Object = objectOf(Array, Fn);
       return Object.isUnknown() ? AliasSet() : Object;
     }
-    if (auto Carved = carve(Array, subscriptIndex(ASE), false, Fn))
-      return *Carved;
-    return valueOf(Array, Fn);
+    auto Carved = carve(Array, subscriptIndex(ASE), false, Fn);
+    return separated(Carved ? *Carved : valueOf(Array, Fn),
+                     subscriptIndex(ASE));
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
@@ -679,19 +701,32 @@ AliasSet MemoryModel::arithmeticValue(const Expr *L, const Expr *R,
   // addresses (descriptors, cvta results) keeps whatever either side holds.
   bool Additive = Op == BO_Add || Op == BO_Sub;
   if (L->getType()->isPointerType()) {
-    if (Additive)
-      if (auto Carved = carve(L, R, Op == BO_Sub, Fn))
-        return *Carved;
-    return valueOf(L, Fn);
+    if (!Additive)
+      return valueOf(L, Fn);
+    auto Carved = carve(L, R, Op == BO_Sub, Fn);
+    return separated(Carved ? *Carved : valueOf(L, Fn), R);
   }
   if (R->getType()->isPointerType()) {
-    if (Op == BO_Add)
-      if (auto Carved = carve(R, L, false, Fn))
-        return *Carved;
-    return valueOf(R, Fn);
+    if (Op != BO_Add)
+      return valueOf(R, Fn);
+    auto Carved = carve(R, L, false, Fn);
+    return separated(Carved ? *Carved : valueOf(R, Fn), L);
   }
-  AliasSet S = valueOf(L, Fn);
-  S.merge(valueOf(R, Fn));
+  AliasSet S = valueOf(L, Fn), Other = valueOf(R, Fn);
+  // An address held as an integer (`base + warp * kStride`).
+  if (Additive && Other.empty())
+    S = separated(std::move(S), R);
+  else if (Op == BO_Add && S.empty())
+    Other = separated(std::move(Other), L);
+  S.merge(Other);
+  return S;
+}
+
+AliasSet MemoryModel::separated(AliasSet S, const Expr *Offset) {
+  if (S.empty() || S.isUnknown())
+    return S;
+  if (std::optional<ThreadGroup> G = Groups.separatedBy(Offset))
+    S.makePrivateTo(*G);
   return S;
 }
 
@@ -1041,6 +1076,7 @@ std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,
                                                    const FunctionDecl *Fn) {
   // Where Ptr points: the dynamic-shared base, or a place already carved.
   std::optional<SymbolicPlace> From;
+  std::optional<ThreadGroup> Private; // the part it points into
   bool FromBase = false;
   const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenCasts());
   if (const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -1063,6 +1099,7 @@ std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,
     if (R.Kind != MemRoot::DynamicShared || !R.Place || R.Field || R.Begin)
       return std::nullopt;
     From = *R.Place;
+    Private = R.PrivateTo;
   }
   QualType PT = Ptr->getType();
   if (PT->isDependentType() && !PT->isPointerType() && !PT->isArrayType())
@@ -1082,6 +1119,7 @@ std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,
                        FromBase);
   MemRoot R;
   R.Kind = MemRoot::DynamicShared;
+  R.PrivateTo = Private;
   if (Moved) {
     R.Carved = true;
     R.Place = internPlace(*Moved);

@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "model/SymbolicPlace.h"
+#include "model/ThreadGroups.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -59,6 +60,9 @@ struct MemRoot {
   /// overlap; Begin and End are then relative to the allocation.
   const clang::Expr *Allocation = nullptr;
   const clang::ValueDecl *Allocator = nullptr;
+  /// The address was placed by the index of a group of threads (a warp's
+  /// part, `smem + warp * kStride`): each group reaches a part of its own.
+  std::optional<ThreadGroup> PrivateTo;
 
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
@@ -66,7 +70,8 @@ struct MemRoot {
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
            Place == O.Place && Member == O.Member &&
            MemberName == O.MemberName &&
-           Allocation == O.Allocation && Allocator == O.Allocator;
+           Allocation == O.Allocation && Allocator == O.Allocator &&
+           PrivateTo == O.PrivateTo;
   }
   /// Whether the bytes of two roots of the same object may overlap.
   bool overlaps(const MemRoot &O) const;
@@ -109,6 +114,11 @@ public:
   /// Whether both sets name overlapping parts of one parameter's object (or
   /// of `*this`): the same memory whatever a caller binds there.
   bool overlapsInSameCallerObject(const AliasSet &O) const;
+  /// The group of threads every root is private to, if they all are to
+  /// one (ThreadGroups.h).
+  std::optional<ThreadGroup> privateTo() const;
+  /// Marks the roots not yet private to a group as private to \p G.
+  void makePrivateTo(const ThreadGroup &G);
   /// "'tile'", "dynamic shared memory", "shared memory".
   std::string describe() const;
   /// "shared memory 'tile'", "dynamic shared memory", "shared memory".
@@ -128,7 +138,9 @@ private:
 /// of bodies are cached, so each function is walked once.
 class MemoryModel {
 public:
-  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx) { resetPlaces(); }
+  explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx), Groups(Ctx) {
+    resetPlaces();
+  }
 
   /// Objects an lvalue expression designates (`tile[i]`, `*p`, `s.f`).
   AliasSet objectOf(const clang::Expr *E, const clang::FunctionDecl *Fn);
@@ -197,7 +209,11 @@ private:
   const clang::Expr *argFor(const clang::CallExpr *Call,
                             const clang::FunctionDecl *Callee, unsigned Param);
 
+  /// \p S, each of its roots private to the group \p Offset separates.
+  AliasSet separated(AliasSet S, const clang::Expr *Offset);
+
   clang::ASTContext &Ctx;
+  ThreadGroups Groups;
   llvm::DenseMap<const clang::FunctionDecl *, AliasSet> Returns;
   /// bumpedField of each member called, null ones too.
   llvm::DenseMap<const clang::FunctionDecl *, const clang::FieldDecl *> Bumped;

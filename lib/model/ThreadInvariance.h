@@ -28,6 +28,9 @@ public:
   /// Whether every evaluation of \p E in one activation of the function
   /// gives one thread the same value.
   bool invariant(const clang::Expr *E) { return expr(E, 0); }
+  /// Whether the body writes \p V after its declaration (an assignment, a
+  /// mutating call, its address taken, a capture by reference).
+  bool written(const clang::VarDecl *V) const { return Written.count(V); }
 
 private:
   bool expr(const clang::Expr *E, unsigned Depth);

@@ -1,0 +1,80 @@
+//===- ThreadGroups.h - shared memory that one group of threads owns ------===//
+//
+// Kernels give each warp (or each group of warps) a part of shared memory
+// of its own, placed by the group's index:
+//   auto *bars = smem + (threadIdx.x / 32) * kBytesPerWarp;
+//   if (lane == 0) mbarrier_init(bars, 1);  __syncwarp();  ... wait(bars)
+// Only the warp that owns such an mbarrier ever uses it, so the barrier
+// that makes its init visible to the users is that warp's (`__syncwarp`),
+// or the named barrier of that group, not a CTA-wide one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PROXYFENCE_MODEL_THREADGROUPS_H
+#define PROXYFENCE_MODEL_THREADGROUPS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+
+namespace proxyfence {
+
+class ThreadInvariance;
+
+/// A partition of the CTA's threads into groups of consecutive threads, as
+/// an index names it: `threadIdx.x` (groups of 1), `threadIdx.x / 32` (a
+/// warp), `warp / (n + 1)` (n + 1 warps).
+struct ThreadGroup {
+  /// Threads per group, where it is a constant.
+  unsigned Threads = 0;
+  /// Otherwise Unit threads times the value of Per.
+  unsigned Unit = 0;
+  const clang::Expr *Per = nullptr;
+  /// The variable holding the index, where the index is read from one
+  /// (a named barrier whose id is that variable is the group's barrier).
+  const clang::VarDecl *Index = nullptr;
+
+  /// One warp or a part of one: `__syncwarp` meets the whole group.
+  bool withinWarp() const { return Threads && 32 % Threads == 0; }
+  bool operator==(const ThreadGroup &O) const {
+    return Threads == O.Threads && Unit == O.Unit && Per == O.Per &&
+           Index == O.Index;
+  }
+};
+
+class ThreadGroups {
+public:
+  explicit ThreadGroups(clang::ASTContext &Ctx);
+  ~ThreadGroups();
+
+  /// The group whose index \p E is: a value distinct for each group and the
+  /// same for the threads of one.
+  std::optional<ThreadGroup> indexOf(const clang::Expr *E) {
+    return index(E, 0);
+  }
+  /// The group whose index \p Offset is a multiple of, as a term of a sum
+  /// (`warp * kStride + i * 16`): an address offset that gives each group
+  /// a part of its own.
+  std::optional<ThreadGroup> separatedBy(const clang::Expr *Offset) {
+    return offset(Offset, 0);
+  }
+
+private:
+  std::optional<ThreadGroup> index(const clang::Expr *E, unsigned Depth);
+  std::optional<ThreadGroup> offset(const clang::Expr *E, unsigned Depth);
+  std::optional<ThreadGroup> divided(const ThreadGroup &G,
+                                     const clang::Expr *By);
+  std::optional<ThreadGroup> called(const clang::CallExpr *C, unsigned Depth);
+  /// The initialiser of a local never written after it, or null.
+  const clang::Expr *fixedValue(const clang::VarDecl *V);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<ThreadInvariance>>
+      Writes;
+};
+
+} // namespace proxyfence
+
+#endif
