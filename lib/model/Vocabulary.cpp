@@ -62,11 +62,14 @@ static const llvm::StringMap<std::vector<Effect>> &table() {
                           "__nvvm_bar_sync", "__nvvm_bar0_and",
                           "__nvvm_bar0_or", "__nvvm_bar0_popc"})
       M[N] = {Cta};
-    for (const char *N : {"__nvvm_barrier_sync", "__nvvm_barrier_sync_cnt"}) {
-      Effect Named = barrier(BarrierScope::Named);
-      Named.BarrierIdOperand = 0; // the first argument
-      M[N] = {Named};
-    }
+    // `barrier.sync id` with no thread count is a barrier of every thread
+    // of the CTA, as in inline PTX (ptx::classify); with one, of those.
+    Effect WholeCta = barrier(BarrierScope::Cta);
+    WholeCta.BarrierIdOperand = 0; // the first argument
+    M["__nvvm_barrier_sync"] = {WholeCta};
+    Effect Named = barrier(BarrierScope::Named);
+    Named.BarrierIdOperand = 0;
+    M["__nvvm_barrier_sync_cnt"] = {Named};
     for (const char *N : {"__syncwarp", "__nvvm_bar_warp_sync"})
       M[N] = {barrier(BarrierScope::Warp)};
     M["__nvvm_barrier_cluster_arrive"] = {clusterArrive(false)};

@@ -108,17 +108,26 @@ TEST(Events, BarriersCarryTheirScopeAndId) {
   Extracted R = extract(R"(
 __global__ void k() {
   __syncthreads();
-  __nvvm_barrier_sync(3);
+  __nvvm_barrier_sync_cnt(3, 64);
+  __nvvm_barrier_sync(5);
 })");
-  ASSERT_EQ(R.Events.size(), 2u);
-  const Event *Cta = nullptr, *Named = nullptr;
+  ASSERT_EQ(R.Events.size(), 3u);
+  const Event *Cta = nullptr, *Named = nullptr, *AllById = nullptr;
   for (const Event &E : R.Events) { // CFG order is not source order
     ASSERT_EQ(E.Kind, EffectKind::Barrier);
-    (E.Scope == BarrierScope::Cta ? Cta : Named) = &E;
+    if (E.Scope == BarrierScope::Named)
+      Named = &E;
+    else
+      (E.Id.Offset == 0 ? Cta : AllById) = &E;
   }
   ASSERT_NE(Cta, nullptr);
   ASSERT_NE(Named, nullptr);
-  EXPECT_EQ(Named->Scope, BarrierScope::Named);
+  // With no thread count, `barrier.sync 5` makes every thread of the CTA
+  // meet, as __syncthreads does, on barrier 5.
+  ASSERT_NE(AllById, nullptr);
+  EXPECT_EQ(AllById->Scope, BarrierScope::Cta);
+  EXPECT_EQ(AllById->Id.Kind, BarrierId::Const);
+  EXPECT_EQ(AllById->Id.Offset, 5);
   // __syncthreads is barrier 0; the named one's id is its argument.
   EXPECT_EQ(Cta->Id.Kind, BarrierId::Const);
   EXPECT_EQ(Cta->Id.Offset, 0);
