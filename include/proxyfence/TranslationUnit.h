@@ -69,6 +69,10 @@ struct TranslationUnitResult {
   /// unit instantiates them, so calls on their dependent values stay
   /// unresolved (Stats.UnresolvedCalls).
   unsigned PatternsOnly = 0;
+  /// Device function templates of the file in all, and the unresolved
+  /// calls inside those analysed only as written.
+  unsigned Templates = 0;
+  unsigned PatternCalls = 0;
   /// One per warning, in report order; Message.Fix holds the warning's
   /// edits (notes carry none).
   std::vector<clang::tooling::Diagnostic> Diags;

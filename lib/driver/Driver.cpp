@@ -203,15 +203,24 @@ constexpr unsigned BlindUnresolvedCalls = 20;
 /// The one line telling a user that a clean result means "not seen": the
 /// file's templates were analysed as written, with most calls unknown.
 static std::string patternBlindness(const FileResult &R) {
-  if (!R.PatternsOnly || R.Stats.UnresolvedCalls < BlindUnresolvedCalls)
+  if (!R.PatternsOnly || R.PatternCalls < BlindUnresolvedCalls)
     return "";
-  return "analysed as an uninstantiated pattern (" +
-         std::to_string(R.PatternsOnly) + " device function template" +
-         (R.PatternsOnly == 1 ? "" : "s") + " that nothing instantiates): " +
-         std::to_string(R.Stats.UnresolvedCalls) +
-         " calls unresolved; run it through a file that instantiates it "
-         "(-p build/, or a .cu of the project that includes it and "
-         "instantiates its templates)";
+  std::string Templates =
+      std::to_string(R.PatternsOnly) + " device function template" +
+      (R.PatternsOnly == 1 ? "" : "s");
+  // Most of the file seen as instantiated: say which part was not.
+  std::string What =
+      R.PatternsOnly < R.Templates
+          ? Templates + " of " + std::to_string(R.Templates) +
+                " not instantiated in this translation unit, analysed as "
+                "written: " +
+                std::to_string(R.PatternCalls) + " calls unresolved in them"
+          : "analysed as an uninstantiated pattern (" + Templates +
+                " that nothing instantiates): " +
+                std::to_string(R.PatternCalls) + " calls unresolved";
+  return What + "; run it through a file that instantiates it (-p build/, "
+                "or a .cu of the project that includes it and instantiates "
+                "its templates)";
 }
 
 std::vector<InputCommand> inputCommands(const DriverOptions &Opts,

@@ -238,6 +238,8 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"unfixable", R.Unfixable},
                    {"suppressed", R.Suppressed},
                    {"patternsOnly", R.PatternsOnly},
+                   {"templates", R.Templates},
+                   {"patternCalls", R.PatternCalls},
                    {"inLibrary", R.InLibrary},
                    {"outsideFocus", R.OutsideFocus},
                    {"focusNotIncluded", R.FocusNotIncluded},
@@ -287,6 +289,8 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.Unfixable = In.num(Doc, "unfixable");
   R.Suppressed = In.num(Doc, "suppressed");
   R.PatternsOnly = In.num(Doc, "patternsOnly");
+  R.Templates = In.num(Doc, "templates");
+  R.PatternCalls = In.num(Doc, "patternCalls");
   const json::Object &St = *In.object(Doc.get("stats"));
   R.Stats.Functions = In.num(St, "functions");
   R.Stats.AsmStatements = In.num(St, "asmStatements");

@@ -210,6 +210,10 @@ public:
   const std::vector<std::string> &unresolvedCalls() const {
     return UnresolvedSites;
   }
+  /// The same calls as statements.
+  const llvm::DenseSet<const clang::Stmt *> &unresolvedStatements() const {
+    return Unresolved;
+  }
   /// Whether a function with a body does nothing the analyses see: several
   /// such candidates of a dependent call are as good as one.
   void setNoEffect(std::function<bool(const clang::FunctionDecl *)> F) {

@@ -90,16 +90,35 @@ public:
     for (const FunctionDecl *P : Patterns) {
       bool Instantiation = Instantiated.count(P);
       Alone += !Instantiation;
+      if (!Instantiation)
+        Uninstantiated.push_back(P);
       if (Every || !Instantiation)
         Roots.push_back(P);
     }
     return Alone;
   }
+  /// Device function templates of the file, instantiated or not.
+  unsigned templates() const { return Patterns.size(); }
+  /// How many of \p Calls lie in the bodies of templates nothing
+  /// instantiates.
+  unsigned callsInUninstantiated(
+      const llvm::DenseSet<const clang::Stmt *> &Calls) const {
+    unsigned N = 0;
+    for (const Stmt *C : Calls) {
+      SourceLocation L = SM.getExpansionLoc(C->getBeginLoc());
+      N += llvm::any_of(Uninstantiated, [&](const FunctionDecl *P) {
+        SourceRange B = P->getBody()->getSourceRange();
+        return SM.isPointWithin(L, SM.getExpansionLoc(B.getBegin()),
+                                SM.getExpansionLoc(B.getEnd()));
+      });
+    }
+    return N;
+  }
 
 private:
   std::function<bool(SourceLocation)> Editable;
   std::function<bool(SourceLocation)> PatternScope;
-  std::vector<const FunctionDecl *> Patterns;
+  std::vector<const FunctionDecl *> Patterns, Uninstantiated;
   llvm::DenseSet<const FunctionDecl *> Instantiated;
 };
 
@@ -617,6 +636,9 @@ analyzeTranslationUnit(ASTContext &Ctx, const AnalysisOptions &Opts,
   R.OutsideFocus = Collect.outsideFocus();
   // Both analyses' unresolved template calls are in the stats.
   R.Stats = A.stats();
+  R.Templates = RC.templates();
+  R.PatternCalls =
+      RC.callsInUninstantiated(A.events().unresolvedStatements());
   if (!Opts.HeaderContextNote.empty())
     R.Stats.HeaderContexts.push_back(Opts.HeaderContextNote);
   F.Clobber = Collect.clobberFindings(A);
