@@ -411,8 +411,19 @@ public:
         Roles(A) {}
 
   /// Whether a run that knows this run's relays would end some access
-  /// this one kept: an access crossed an arrive, then met a wait.
-  bool relaysMatter() const { return RelayCandidate && !Out.Relays.empty(); }
+  /// this one kept: an access that crossed arrives met a wait that one of
+  /// the relays joins to them. Until one does, a second run would repeat
+  /// this one step for step.
+  bool relaysMatter() {
+    if (Candidates.empty() || Out.Relays.empty())
+      return false;
+    Known = &Out.Relays;
+    bool Any = llvm::any_of(Candidates, [&](const auto &C) {
+      return relayOf(C.first, C.second) != nullptr;
+    });
+    Known = nullptr;
+    return Any;
+  }
   /// Reports the hazards found (held back until the run is the last).
   void commit() {
     for (Finding &F : Found)
@@ -632,12 +643,18 @@ private:
   /// The wait \p W ends the accesses of \p St that a known relay fenced on
   /// their way to it (RoleRelay).
   void endRelayed(const Event &W, State &St) {
-    if (!llvm::any_of(St, [](const Pending &P) {
+    if (!Known) {
+      for (const Pending &P : St)
+        if (isAccess(P.Access) && P.Arrived &&
+            CandidateSeen
+                .insert({P.Arrived, W.At.S, W.Loc.getRawEncoding()})
+                .second)
+          Candidates.emplace_back(P.Arrived, W);
+      return;
+    }
+    if (Known->empty() || !llvm::any_of(St, [](const Pending &P) {
           return isAccess(P.Access) && P.Arrived;
         }))
-      return;
-    RelayCandidate = true;
-    if (!Known || Known->empty())
       return;
     State Kept;
     for (const Pending &P : St) {
@@ -932,7 +949,10 @@ private:
   ProxyFunctionRoles::SyncIndex ArrivalIndex;
   std::set<std::pair<unsigned, unsigned>> FencedPairs, UnfencedPairs;
   std::set<unsigned> FencedEntry, IncomingArrivals;
-  bool RelayCandidate = false;
+  /// First run: the arrives accesses crossed and the waits they met
+  /// there (relayOf's arguments), each once.
+  std::vector<std::pair<uint64_t, Event>> Candidates;
+  std::set<std::tuple<uint64_t, const Stmt *, unsigned>> CandidateSeen;
   TemplateArms Arms;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
