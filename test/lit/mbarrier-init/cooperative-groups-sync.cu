@@ -5,16 +5,8 @@
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include <cooperative_groups.h>
-#include <cstdint>
+#include "Inputs/raw_mbarrier.h"
 
-__device__ static inline void init_bar(uint64_t *bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::
-               "r"((uint32_t)__cvta_generic_to_shared(bar)), "r"(count));
-}
-__device__ static inline void arrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::
-               "r"((uint32_t)__cvta_generic_to_shared(bar)) : "memory");
-}
 
 __global__ void block_sync() {
   __shared__ uint64_t bar;

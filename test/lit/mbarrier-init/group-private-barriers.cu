@@ -10,16 +10,8 @@
 // counts fewer threads than the group has.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
-#include <cstdint>
+#include "Inputs/raw_mbarrier.h"
 
-__device__ static inline void init_bar(uint64_t *bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::
-               "r"((uint32_t)__cvta_generic_to_shared(bar)), "r"(count));
-}
-__device__ static inline void arrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::
-               "r"((uint32_t)__cvta_generic_to_shared(bar)) : "memory");
-}
 __device__ static inline void group_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads));
 }
