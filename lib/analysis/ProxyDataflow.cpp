@@ -414,16 +414,7 @@ public:
   /// this one kept: an access that crossed arrives met a wait that one of
   /// the relays joins to them. Until one does, a second run would repeat
   /// this one step for step.
-  bool relaysMatter() {
-    if (Candidates.empty() || Out.Relays.empty())
-      return false;
-    Known = &Out.Relays;
-    bool Any = llvm::any_of(Candidates, [&](const auto &C) {
-      return relayOf(C.first, C.second) != nullptr;
-    });
-    Known = nullptr;
-    return Any;
-  }
+  bool relaysMatter() const { return RelaysMatter; }
   /// Reports the hazards found (held back until the run is the last).
   void commit() {
     for (Finding &F : Found)
@@ -461,6 +452,8 @@ public:
           [&](const Expr *Cond) { return Fixed.invariant(Cond); });
     }
     summariseRelays();
+    if (!Known) // while the CFG that Reach walks is alive
+      RelaysMatter = candidateMeetsRelay();
     Roles.matchRoles(*Reach, Arms, Accesses, Report);
     Roles.pairAcrossCalls(*Reach, Accesses, Report, Out);
     if (A.Tracer)
@@ -640,16 +633,36 @@ private:
            Reach->canFollow(RelayWait.At.S, Arrive.At.S, /*IfUnknown=*/false);
   }
 
+  /// Records that accesses which crossed the arrives \p Arrived met \p W,
+  /// once per wait on one barrier (waits lifted through one helper share a
+  /// statement and a location).
+  void addCandidate(uint64_t Arrived, const Event &W) {
+    auto &Same = CandidateSeen[{Arrived, W.At.S, W.Loc.getRawEncoding()}];
+    for (unsigned K : Same)
+      if (sameRoleBarrier(Candidates[K].second, W) == BarrierId::Match::Same)
+        return;
+    Same.push_back(Candidates.size());
+    Candidates.emplace_back(Arrived, W);
+  }
+
+  bool candidateMeetsRelay() {
+    if (Candidates.empty() || Out.Relays.empty())
+      return false;
+    Known = &Out.Relays;
+    bool Any = llvm::any_of(Candidates, [&](const auto &C) {
+      return relayOf(C.first, C.second) != nullptr;
+    });
+    Known = nullptr;
+    return Any;
+  }
+
   /// The wait \p W ends the accesses of \p St that a known relay fenced on
   /// their way to it (RoleRelay).
   void endRelayed(const Event &W, State &St) {
     if (!Known) {
       for (const Pending &P : St)
-        if (isAccess(P.Access) && P.Arrived &&
-            CandidateSeen
-                .insert({P.Arrived, W.At.S, W.Loc.getRawEncoding()})
-                .second)
-          Candidates.emplace_back(P.Arrived, W);
+        if (isAccess(P.Access) && P.Arrived)
+          addCandidate(P.Arrived, W);
       return;
     }
     if (Known->empty() || !llvm::any_of(St, [](const Pending &P) {
@@ -952,7 +965,10 @@ private:
   /// First run: the arrives accesses crossed and the waits they met
   /// there (relayOf's arguments), each once.
   std::vector<std::pair<uint64_t, Event>> Candidates;
-  std::set<std::tuple<uint64_t, const Stmt *, unsigned>> CandidateSeen;
+  std::map<std::tuple<uint64_t, const Stmt *, unsigned>,
+           llvm::SmallVector<unsigned, 1>>
+      CandidateSeen;
+  bool RelaysMatter = false;
   TemplateArms Arms;
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
