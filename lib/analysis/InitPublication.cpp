@@ -263,7 +263,8 @@ private:
     if (Init == Incoming)
       return false;
     std::optional<ThreadGroup> G = Known[Init].Mbarrier.privateTo();
-    if (!G || !(E.Mbarrier.privateTo() == G))
+    if (!G || !(E.Mbarrier.privateTo() == G) ||
+        !A.initByEachGroup(Known[Init], E))
       return false;
     return G->Threads == 1 || (G->withinWarp() && (Flags & WarpSynced)) ||
            (Flags & GroupSynced);
@@ -651,6 +652,29 @@ bool MbarrierAnalyzer::sameThread(StmtRef Init, StmtRef Use) {
       return true;
   }
   return false;
+}
+
+bool MbarrierAnalyzer::initByEachGroup(const Event &Init, const Event &Use) {
+  if (!Init.At.Fn)
+    return false;
+  // A branch around both lets the same groups init and use.
+  auto encloses = [&](const Stmt *If, StmtRef At) {
+    if (At.Fn != Init.At.Fn)
+      return false;
+    for (const Stmt *P = At.S; P; P = parents(At.Fn).getParent(P))
+      if (P == If)
+        return true;
+    return false;
+  };
+  ThreadGroups &Groups = Events.memory().groups();
+  const ParentMap &PM = parents(Init.At.Fn);
+  const Stmt *S = Init.At.S;
+  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && S != If->getCond() && !encloses(If, Use.At) &&
+        Groups.tellsGroupsApart(If->getCond()))
+      return false;
+  return true;
 }
 
 bool relaxedOnly(const InitFinding &F) {

@@ -100,6 +100,11 @@ private:
   /// Whether \p Use is executed only by the thread that executed \p Init:
   /// both in one function, \p Use under (a copy of) the guard of \p Init.
   bool sameThread(StmtRef Init, StmtRef Use);
+  /// Whether every group of threads that reaches the use \p Use runs the
+  /// init \p Init of its own barrier: no `if` around the init and not
+  /// around the use tells groups apart (`lane == 0` does not,
+  /// `threadIdx.x == 0` does: the other warps' barriers are never set up).
+  bool initByEachGroup(const Event &Init, const Event &Use);
   /// Whether kernel \p Fn runs as a cluster of one CTA (ClusterLaunch.h).
   bool singleCta(const clang::FunctionDecl *Fn);
   /// Whether the CTA barrier \p At of a pattern is in the arm of a branch

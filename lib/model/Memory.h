@@ -156,6 +156,7 @@ public:
                       const clang::FunctionDecl *Caller);
 
   static bool isSharedVar(const clang::VarDecl *V);
+  ThreadGroups &groups() { return Groups; }
   clang::ASTContext &context() { return Ctx; }
 
 private:

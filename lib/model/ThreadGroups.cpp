@@ -12,18 +12,29 @@ namespace proxyfence {
 namespace {
 constexpr unsigned MaxDepth = 32;
 
-/// `threadIdx.x`, as clang spells CUDA's builtin variable.
-bool isThreadIdxX(const Expr *E) {
+/// The CUDA builtin variable (`threadIdx`, `blockIdx`, ...) whose member
+/// \p E reads, as clang spells it; empty otherwise.
+llvm::StringRef builtinOf(const Expr *E, llvm::StringRef &Member) {
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E->IgnoreParens()))
+    E = PO->getSyntacticForm()->IgnoreParens();
   const auto *P = dyn_cast<MSPropertyRefExpr>(E);
-  if (!P || P->getPropertyDecl()->getName() != "x")
-    return false;
+  if (!P)
+    return "";
   const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
   if (const auto *O = dyn_cast<OpaqueValueExpr>(Base)) // the syntactic form's
     Base = O->getSourceExpr()->IgnoreParenImpCasts();
   const auto *DR = dyn_cast_or_null<DeclRefExpr>(Base);
   const auto *RD = DR ? DR->getType()->getAsCXXRecordDecl() : nullptr;
-  return RD && RD->getIdentifier() &&
-         RD->getName() == "__cuda_builtin_threadIdx_t";
+  if (!RD || !RD->getIdentifier())
+    return "";
+  Member = P->getPropertyDecl()->getName();
+  return RD->getName();
+}
+
+/// `threadIdx.x`.
+bool isThreadIdxX(const Expr *E) {
+  llvm::StringRef Member;
+  return builtinOf(E, Member) == "__cuda_builtin_threadIdx_t" && Member == "x";
 }
 
 std::optional<uint64_t> positiveConstant(const Expr *E, const ASTContext &Ctx) {
@@ -67,6 +78,9 @@ const Expr *ThreadGroups::fixedValue(const VarDecl *V) {
 std::optional<ThreadGroup> ThreadGroups::divided(const ThreadGroup &G,
                                                  const Expr *By) {
   ThreadGroup Out;
+  // `(threadIdx.x + 16) / 32` groups threads across two warps.
+  if (G.Offset)
+    return std::nullopt;
   if (std::optional<uint64_t> K = positiveConstant(By, Ctx)) {
     if (!G.Threads || *K > (1u << 20))
       return std::nullopt;
@@ -97,7 +111,8 @@ std::optional<ThreadGroup> ThreadGroups::called(const CallExpr *C,
   const IdentifierInfo *Id = Name.getAsIdentifierInfo(); // null: no name
   if (Id && Id->getName() == "__shfl_sync" && C->getNumArgs() >= 2) {
     std::optional<ThreadGroup> G = index(C->getArg(1), Depth + 1);
-    if (G && (G->Threads >= 32 || G->Unit >= 32))
+    if (G && ((G->Threads && G->Threads % 32 == 0) ||
+              (G->Unit && G->Unit % 32 == 0)))
       return G;
     return std::nullopt;
   }
@@ -114,11 +129,16 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
     E = PO->getSyntacticForm()->IgnoreParens();
   if (isThreadIdxX(E))
     return ThreadGroup{1, 0, nullptr, nullptr};
-  if (const auto *CE = dyn_cast<CastExpr>(E))
-    return CE->getSubExpr()->getType()->isIntegralOrEnumerationType() ||
-                   isa<PseudoObjectExpr>(CE->getSubExpr()->IgnoreParens())
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    // A cast to fewer than 16 bits may wrap thread indices together.
+    bool Narrow = CE->getType()->isIntegerType() &&
+                  Ctx.getTypeSize(CE->getType()) < 16;
+    return !Narrow &&
+                   (CE->getSubExpr()->getType()->isIntegralOrEnumerationType() ||
+                    isa<PseudoObjectExpr>(CE->getSubExpr()->IgnoreParens()))
                ? index(CE->getSubExpr(), Depth)
                : std::nullopt;
+  }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     std::optional<ThreadGroup> G = index(fixedValue(V), Depth + 1);
@@ -146,14 +166,27 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
   }
   case BO_Add:
   case BO_Sub: {
-    // Moving every index by one constant keeps them apart.
-    bool LeftConst = B->getLHS()->isIntegerConstantExpr(Ctx);
-    bool RightConst = B->getRHS()->isIntegerConstantExpr(Ctx);
-    if (RightConst)
-      return index(B->getLHS(), Depth + 1);
-    if (LeftConst && B->getOpcode() == BO_Add)
-      return index(B->getRHS(), Depth + 1);
-    return std::nullopt;
+    // Moving every index by one constant keeps them apart, but names
+    // another group's part.
+    auto constant = [&](const Expr *X) -> std::optional<llvm::APSInt> {
+      if (X->isValueDependent())
+        return std::nullopt;
+      return X->getIntegerConstantExpr(Ctx);
+    };
+    std::optional<llvm::APSInt> L = constant(B->getLHS()),
+                                R = constant(B->getRHS());
+    int64_t Sign = B->getOpcode() == BO_Add ? 1 : -1;
+    std::optional<ThreadGroup> G;
+    if (R) {
+      G = index(B->getLHS(), Depth + 1);
+      if (G)
+        G->Offset += Sign * R->getExtValue();
+    } else if (L && Sign > 0) {
+      G = index(B->getRHS(), Depth + 1);
+      if (G)
+        G->Offset += L->getExtValue();
+    }
+    return G;
   }
   default:
     return std::nullopt;
@@ -171,18 +204,84 @@ std::optional<ThreadGroup> ThreadGroups::offset(const Expr *E, unsigned Depth) {
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (!B)
     return std::nullopt;
+  // A group's multiple plus or times what every thread computes alike:
+  // `threadIdx.x - warp * 32` is not one.
   switch (B->getOpcode()) {
   case BO_Mul:
   case BO_Add:
   case BO_Sub:
-    if (std::optional<ThreadGroup> G = offset(B->getLHS(), Depth + 1))
-      return G;
-    return offset(B->getRHS(), Depth + 1);
+    if (uniform(B->getRHS(), Depth + 1))
+      if (std::optional<ThreadGroup> G = offset(B->getLHS(), Depth + 1))
+        return G;
+    if (B->getOpcode() != BO_Sub && uniform(B->getLHS(), Depth + 1))
+      return offset(B->getRHS(), Depth + 1);
+    return std::nullopt;
   case BO_Shl:
-    return offset(B->getLHS(), Depth + 1);
+    return uniform(B->getRHS(), Depth + 1) ? offset(B->getLHS(), Depth + 1)
+                                           : std::nullopt;
   default:
     return std::nullopt;
   }
+}
+
+bool ThreadGroups::uniform(const Expr *E, unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return false;
+  if (!E->isValueDependent() && E->isIntegerConstantExpr(Ctx))
+    return true;
+  llvm::StringRef Member;
+  if (llvm::StringRef B = builtinOf(E, Member); !B.empty())
+    return B != "__cuda_builtin_threadIdx_t";
+  E = E->IgnoreParenCasts();
+  // `sizeof(T)`, `Traits::kStages`, a template's value: constants.
+  if (isa<UnaryExprOrTypeTraitExpr, DependentScopeDeclRefExpr,
+          SubstNonTypeTemplateParmExpr, IntegerLiteral>(E))
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(M->getMemberDecl()))
+      return V->getType().isConstQualified(); // a static data member
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DR->getDecl();
+    if (isa<EnumConstantDecl, NonTypeTemplateParmDecl>(D))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || isa<ParmVarDecl>(V))
+      return false; // an argument may differ from thread to thread
+    if (!V->hasLocalStorage())
+      return V->getType().isConstQualified();
+    return uniform(fixedValue(V), Depth + 1);
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && uniform(B->getLHS(), Depth + 1) &&
+           uniform(B->getRHS(), Depth + 1);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Not ||
+            U->getOpcode() == UO_Plus || U->getOpcode() == UO_LNot) &&
+           uniform(U->getSubExpr(), Depth + 1);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return uniform(C->getCond(), Depth + 1) &&
+           uniform(C->getTrueExpr(), Depth + 1) &&
+           uniform(C->getFalseExpr(), Depth + 1);
+  return isa<CXXBoolLiteralExpr, CharacterLiteral>(E);
+}
+
+bool ThreadGroups::tellsGroupsApart(const Expr *Cond) {
+  if (!Cond)
+    return false;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    // `x % 32`, `x & 31`: a place inside a group, the same in each.
+    if (B->getOpcode() == BO_Rem || B->getOpcode() == BO_And)
+      return tellsGroupsApart(B->getRHS());
+    return tellsGroupsApart(B->getLHS()) || tellsGroupsApart(B->getRHS());
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond))
+    return tellsGroupsApart(U->getSubExpr());
+  if (const auto *C = dyn_cast<ConditionalOperator>(Cond))
+    return tellsGroupsApart(C->getCond()) ||
+           tellsGroupsApart(C->getTrueExpr()) ||
+           tellsGroupsApart(C->getFalseExpr());
+  return indexOf(Cond).has_value();
 }
 
 } // namespace proxyfence

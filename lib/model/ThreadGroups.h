@@ -35,12 +35,14 @@ struct ThreadGroup {
   /// The variable holding the index, where the index is read from one
   /// (a named barrier whose id is that variable is the group's barrier).
   const clang::VarDecl *Index = nullptr;
+  /// A constant added to the index (`warp - 4`): another group's part.
+  int64_t Offset = 0;
 
   /// One warp or a part of one: `__syncwarp` meets the whole group.
   bool withinWarp() const { return Threads && 32 % Threads == 0; }
   bool operator==(const ThreadGroup &O) const {
     return Threads == O.Threads && Unit == O.Unit && Per == O.Per &&
-           Index == O.Index;
+           Index == O.Index && Offset == O.Offset;
   }
 };
 
@@ -54,12 +56,16 @@ public:
   std::optional<ThreadGroup> indexOf(const clang::Expr *E) {
     return index(E, 0);
   }
-  /// The group whose index \p Offset is a multiple of, as a term of a sum
-  /// (`warp * kStride + i * 16`): an address offset that gives each group
-  /// a part of its own.
+  /// The group whose index \p Offset is a multiple of, plus terms the
+  /// same in every thread (`warp * kStride + 64`): an address offset that
+  /// gives each group a part of its own.
   std::optional<ThreadGroup> separatedBy(const clang::Expr *Offset) {
     return offset(Offset, 0);
   }
+  /// Whether condition \p Cond may hold in some groups and not in others:
+  /// it reads a group index or `threadIdx.x` other than through `%` or `&`
+  /// (`threadIdx.x == 0` does, `lane < 2` and `warp % 4 == 0` do not).
+  bool tellsGroupsApart(const clang::Expr *Cond);
 
 private:
   std::optional<ThreadGroup> index(const clang::Expr *E, unsigned Depth);
@@ -67,6 +73,8 @@ private:
   std::optional<ThreadGroup> divided(const ThreadGroup &G,
                                      const clang::Expr *By);
   std::optional<ThreadGroup> called(const clang::CallExpr *C, unsigned Depth);
+  /// Whether \p E has one value in every thread of the CTA.
+  bool uniform(const clang::Expr *E, unsigned Depth);
   /// The initialiser of a local never written after it, or null.
   const clang::Expr *fixedValue(const clang::VarDecl *V);
 

@@ -7,7 +7,8 @@
 // are correct (DeepEP's per-warp TMA pipelines). The others are not: a
 // barrier every warp shares, an index that several warps share
 // (`warp % 2`), a named barrier that is not the group's, and one that
-// counts fewer threads than the group has.
+// counts fewer threads than the group has, the next warp's barrier, a
+// barrier only one warp initialises, and one placed by the lane.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include "Inputs/raw_mbarrier.h"
@@ -98,5 +99,40 @@ __global__ void counts_part_of_the_group() {
 }
 // CHECK-DAG: .cu:[[#@LINE-4]]:5: warning: mbarrier dynamic shared memory is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
 
+// The next warp's barrier is another group's part.
+__global__ void next_warps_barrier() {
+  __shared__ uint64_t bars[9];
+  const int warp = threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0)
+    init_bar(&bars[warp], 32);
+  __syncwarp();
+  arrive(&bars[warp + 1]);
+}
+// CHECK-DAG: .cu:[[#@LINE-4]]:5: warning: mbarrier 'bars' is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+
+// Only warp 0 sets up its barrier: the other warps' are never initialised
+// before they use them.
+__global__ void one_warp_inits() {
+  __shared__ uint64_t bars[8];
+  const int warp = threadIdx.x / 32;
+  if (threadIdx.x == 0)
+    init_bar(&bars[warp], 32);
+  __syncwarp();
+  arrive(&bars[warp]);
+}
+// CHECK-DAG: .cu:[[#@LINE-4]]:5: warning: mbarrier 'bars' is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+
+// `threadIdx.x - warp * 32` is a lane, the same in every warp: not a part
+// of one thread's own.
+__global__ void lane_indexed() {
+  __shared__ uint64_t bars[32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x - warp * 32;
+  if (warp % 2 == 0)
+    init_bar(&bars[lane], 1);
+  __syncwarp();
+  arrive(&bars[lane]);
+}
+// CHECK-DAG: .cu:[[#@LINE-4]]:5: warning: mbarrier 'bars' is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 4 findings in 1 file
+// CHECK:     proxyfence: 7 findings in 1 file
