@@ -660,8 +660,9 @@ private:
   /// their way to it (RoleRelay).
   void endRelayed(const Event &W, State &St) {
     if (!Known) {
+      llvm::SmallDenseSet<uint64_t, 8> Masks; // many accesses, few masks
       for (const Pending &P : St)
-        if (isAccess(P.Access) && P.Arrived)
+        if (isAccess(P.Access) && P.Arrived && Masks.insert(P.Arrived).second)
           addCandidate(P.Arrived, W);
       return;
     }
