@@ -234,14 +234,14 @@ private:
     }
   }
 
-  /// The flag barrier \p E adds to init \p Init for the threads that own
-  /// the mbarrier (ThreadGroups.h): any warp barrier, or the named barrier
-  /// whose id is the owning group's index and whose count, where both are
-  /// known, is the group's size.
   static bool isNamedSync(const Event &E) {
     return E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Named &&
            !E.ArriveOnly;
   }
+  /// The flag barrier \p E adds to init \p Init for the threads that own
+  /// the mbarrier (ThreadGroups.h): any warp barrier, or the named barrier
+  /// whose id is the owning group's index and whose count, where both are
+  /// known, is the group's size.
   unsigned ownersBarrier(unsigned Init, const Event &E) {
     if (E.Kind == EffectKind::Barrier && E.Scope == BarrierScope::Warp)
       return WarpSynced;
@@ -657,17 +657,17 @@ bool MbarrierAnalyzer::sameThread(StmtRef Init, StmtRef Use) {
 bool MbarrierAnalyzer::initByEachGroup(const Event &Init, const Event &Use) {
   if (!Init.At.Fn)
     return false;
+  ThreadGroups &Groups = Events.memory().groups();
+  const ParentMap &PM = parents(Init.At.Fn);
   // A branch around both lets the same groups init and use.
   auto encloses = [&](const Stmt *If, StmtRef At) {
     if (At.Fn != Init.At.Fn)
       return false;
-    for (const Stmt *P = At.S; P; P = parents(At.Fn).getParent(P))
+    for (const Stmt *P = At.S; P; P = PM.getParent(P))
       if (P == If)
         return true;
     return false;
   };
-  ThreadGroups &Groups = Events.memory().groups();
-  const ParentMap &PM = parents(Init.At.Fn);
   const Stmt *S = Init.At.S;
   for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
     if (const auto *If = dyn_cast<IfStmt>(P);

@@ -600,7 +600,7 @@ private:
     return ProxyFunctionRoles::indexOf(E, ArrivalIndex, Arrivals);
   }
 
-  /// A known relay that ends an access which crossed the arrives
+  /// One of \p Relays that ends an access which crossed the arrives
   /// \p Arrived, at the wait \p W: it waits on one of their barriers and,
   /// after its fence, arrives on \p W's. A relay through one barrier (a
   /// `bar.sync` both roles pass) hands nothing on: its arrive is the next
@@ -610,11 +610,12 @@ private:
   /// prologue every thread runs) is not ordered by the relay. A call that
   /// both arrives and waits (a producer's acquire: wait on "empty", arrive
   /// on "full") is not taken to arrive before it waits.
-  const RoleRelay *relayOf(uint64_t Arrived, const Event &W) {
+  const RoleRelay *relayOf(const std::vector<RoleRelay> &Relays,
+                           uint64_t Arrived, const Event &W) {
     for (unsigned B = 0; B < Arrivals.size() && B < RelayLimit; ++B) {
       if (!(Arrived >> B & 1))
         continue;
-      for (const RoleRelay &R : *Known)
+      for (const RoleRelay &R : Relays)
         if (sameRoleBarrier(Arrivals[B], R.Wait) == BarrierId::Match::Same &&
             sameRoleBarrier(R.Arrive, W) == BarrierId::Match::Same &&
             distinctBarriers(R.Arrive, R.Wait) &&
@@ -646,14 +647,9 @@ private:
   }
 
   bool candidateMeetsRelay() {
-    if (Candidates.empty() || Out.Relays.empty())
-      return false;
-    Known = &Out.Relays;
-    bool Any = llvm::any_of(Candidates, [&](const auto &C) {
-      return relayOf(C.first, C.second) != nullptr;
+    return llvm::any_of(Candidates, [&](const auto &C) {
+      return relayOf(Out.Relays, C.first, C.second) != nullptr;
     });
-    Known = nullptr;
-    return Any;
   }
 
   /// The wait \p W ends the accesses of \p St that a known relay fenced on
@@ -672,7 +668,7 @@ private:
       return;
     State Kept;
     for (const Pending &P : St) {
-      const RoleRelay *R = isAccess(P.Access) ? relayOf(P.Arrived, W) : nullptr;
+      const RoleRelay *R = isAccess(P.Access) ? relayOf(*Known, P.Arrived, W) : nullptr;
       if (!R) {
         Kept.push_back(P);
         continue;

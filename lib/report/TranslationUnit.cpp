@@ -86,16 +86,14 @@ public:
   /// all of them); call once, after the traversal.
   /// Returns how many of them no instantiation stands for.
   unsigned addPatterns(bool Every) {
-    unsigned Alone = 0;
     for (const FunctionDecl *P : Patterns) {
       bool Instantiation = Instantiated.count(P);
-      Alone += !Instantiation;
       if (!Instantiation)
         Uninstantiated.push_back(P);
       if (Every || !Instantiation)
         Roots.push_back(P);
     }
-    return Alone;
+    return Uninstantiated.size();
   }
   /// Device function templates of the file, instantiated or not.
   unsigned templates() const { return Patterns.size(); }
