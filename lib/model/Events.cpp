@@ -155,8 +155,14 @@ const Expr *asmOperandExpr(const GCCAsmStmt *Asm, int N) {
 } // namespace
 
 std::optional<CallSite>
-EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink Out,
+EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink All,
                         const Bindings *B) {
+  // An access in an arm that runs only off shared memory is none of it.
+  auto Kept = [&](const Event &E, unsigned Ordinal) {
+    if (!isGenericAccess(E) || !Guards.excludesShared(S, Fn, E.Mem))
+      All(E, Ordinal);
+  };
+  Sink Out = Kept;
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
     asmStmt(Asm, Fn, Out);
     return std::nullopt;
@@ -693,6 +699,8 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
   // An operation with an mbarrier keeps one, whatever the caller passes.
   if (E.Mbarrier.empty() && !Inner.Mbarrier.empty())
     E.Mbarrier = AliasSet::unknown();
+  if (isGenericAccess(E) && Guards.excludesShared(C.Site, Fn, E.Mem))
+    E.Mem = AliasSet();
   // Out of a lambda's body: the statement there stays what the user reads.
   if (!E.InLambda && isLambdaBody(C.Callee) && Inner.At) {
     E.InLambda = Inner.At;

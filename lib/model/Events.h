@@ -10,6 +10,7 @@
 #ifndef PROXYFENCE_EVENTS_H
 #define PROXYFENCE_EVENTS_H
 
+#include "model/AddressSpaceGuards.h"
 #include "model/BarrierPath.h"
 #include "model/Bindings.h"
 #include "model/DependentCalls.h"
@@ -270,6 +271,7 @@ private:
                          const CallFrame *Inner);
 
   MemoryModel &Memory;
+  AddressSpaceGuards Guards{Memory};
   llvm::DenseMap<std::tuple<const clang::Stmt *, const clang::FunctionDecl *,
                             const CallFrame *>,
                  const CallFrame *>
@@ -294,6 +296,10 @@ Event eventOf(const ptx::Effect &Eff, StmtRef At, clang::SourceLocation Loc,
               std::string What);
 /// Whether a proxy fence of this space orders shared-memory accesses.
 inline bool fenceCoversShared(FenceSpace S) { return S != FenceSpace::Global; }
+/// A generic-proxy load or store.
+inline bool isGenericAccess(const Event &E) {
+  return E.Kind == EffectKind::GenericRead || E.Kind == EffectKind::GenericWrite;
+}
 /// Events that hand data from one thread to another (where writers fence).
 inline bool isHandoff(const Event &E) {
   return E.Kind == EffectKind::Barrier || E.Kind == EffectKind::ClusterArrive ||
