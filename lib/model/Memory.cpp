@@ -1059,7 +1059,15 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
       !Offset->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative()) {
     if (Offset->isValueDependent() || (!Elem.isNull() && Elem->isDependentType()))
       return carveSymbolic(Ptr, Offset, Negate, Fn);
-    R.Placed = false; // somewhere in dynamic shared memory
+    if (std::optional<int64_t> Low = lowestStageOffset(Offset, Fn);
+        Low && !Negate && !Elem.isNull() && !Elem->isIncompleteType()) {
+      // A stage array filled by a loop: its region starts at the first
+      // stage and, as other carved regions, ends where the next begins.
+      R.Carved = true;
+      R.Begin = uint64_t(*Low) * Ctx.getTypeSizeInChars(Elem).getQuantity();
+    } else {
+      R.Placed = false; // somewhere in dynamic shared memory
+    }
   } else {
     R.Carved = true;
     R.Begin = K.Val.getInt().getZExtValue() *
@@ -1068,6 +1076,109 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
   AliasSet S;
   S.add(R);
   return S;
+}
+
+static bool namesVar(const Expr *E, const VarDecl *V) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref && Ref->getDecl() == V;
+}
+
+/// Whether \p Inc only counts \p V up: `++i`, `i++`, `i += C` (C > 0).
+static bool countsUp(const Expr *Inc, const VarDecl *V) {
+  if (!Inc)
+    return false;
+  Inc = Inc->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    return UO->isIncrementOp() && namesVar(UO->getSubExpr(), V);
+  const auto *BO = dyn_cast<BinaryOperator>(Inc);
+  Expr::EvalResult Step;
+  return BO && BO->getOpcode() == BO_AddAssign && namesVar(BO->getLHS(), V) &&
+         !BO->getRHS()->isValueDependent() &&
+         BO->getRHS()->EvaluateAsInt(Step, V->getASTContext()) &&
+         Step.Val.getInt().isStrictlyPositive();
+}
+
+/// Whether \p Body assigns \p V or takes its address.
+static bool assignedIn(const Stmt *Body, const VarDecl *V) {
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && namesVar(BO->getLHS(), V))
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        namesVar(UO->getSubExpr(), V))
+      return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
+}
+
+const llvm::DenseMap<const VarDecl *, int64_t> &
+MemoryModel::loopStarts(const FunctionDecl *Fn) {
+  auto [It, New] = LoopStarts.try_emplace(Fn);
+  if (!New || !Fn->getBody())
+    return It->second;
+  llvm::DenseMap<const VarDecl *, int64_t> Found;
+  llvm::SmallVector<const Stmt *, 32> Work{Fn->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+    const auto *For = dyn_cast<ForStmt>(S);
+    const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+    const auto *V = Init && Init->isSingleDecl()
+                        ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                        : nullptr;
+    Expr::EvalResult Start;
+    if (!V || !V->getInit() || V->getInit()->isValueDependent() ||
+        !V->getInit()->EvaluateAsInt(Start, Ctx) ||
+        Start.Val.getInt().isNegative() || !countsUp(For->getInc(), V) ||
+        assignedIn(For->getBody(), V))
+      continue;
+    Found[V] = Start.Val.getInt().getExtValue();
+  }
+  return LoopStarts[Fn] = std::move(Found);
+}
+
+std::optional<int64_t> MemoryModel::lowestStageOffset(const Expr *Offset,
+                                                      const FunctionDecl *Fn) {
+  Offset = Offset->IgnoreParenImpCasts();
+  Expr::EvalResult K;
+  if (!Offset->isValueDependent() && Offset->EvaluateAsInt(K, Ctx))
+    return K.Val.getInt().isNegative()
+               ? std::nullopt
+               : std::optional<int64_t>(K.Val.getInt().getExtValue());
+  const auto *BO = dyn_cast<BinaryOperator>(Offset);
+  if (!BO)
+    return std::nullopt;
+  if (BO->getOpcode() == BO_Add) {
+    auto L = lowestStageOffset(BO->getLHS(), Fn);
+    auto R = L ? lowestStageOffset(BO->getRHS(), Fn) : std::nullopt;
+    return R ? std::optional<int64_t>(*L + *R) : std::nullopt;
+  }
+  if (BO->getOpcode() != BO_Mul)
+    return std::nullopt;
+  // index * stride, the stride a constant of two or more elements.
+  for (auto [Index, Stride] : {std::pair(BO->getLHS(), BO->getRHS()),
+                               std::pair(BO->getRHS(), BO->getLHS())}) {
+    Expr::EvalResult C;
+    if (Stride->isValueDependent() || !Stride->EvaluateAsInt(C, Ctx) ||
+        C.Val.getInt().slt(2))
+      continue;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    const auto &Starts = loopStarts(Fn);
+    if (auto It = V ? Starts.find(V) : Starts.end(); It != Starts.end())
+      return It->second * C.Val.getInt().getExtValue();
+  }
+  return std::nullopt;
 }
 
 std::optional<AliasSet> MemoryModel::carveSymbolic(const Expr *Ptr,

@@ -202,6 +202,15 @@ private:
   std::optional<AliasSet> carve(const clang::Expr *Ptr,
                                 const clang::Expr *Offset, bool Negate,
                                 const clang::FunctionDecl *Fn);
+  /// The lowest byte offset, in elements, that \p Offset takes when it is
+  /// constants plus `i * STRIDE` of counters of `for` loops that start at a
+  /// constant and count up (the loop that fills a stage array of
+  /// pointers); nullopt otherwise.
+  std::optional<int64_t> lowestStageOffset(const clang::Expr *Offset,
+                                           const clang::FunctionDecl *Fn);
+  /// Those loop counters of \p Fn, with the value each starts at.
+  const llvm::DenseMap<const clang::VarDecl *, int64_t> &
+  loopStarts(const clang::FunctionDecl *Fn);
   std::optional<AliasSet> carveSymbolic(const clang::Expr *Ptr,
                                         const clang::Expr *Offset, bool Negate,
                                         const clang::FunctionDecl *Fn);
@@ -226,6 +235,9 @@ private:
                  llvm::SmallVector<const clang::Expr *, 4>>
       Assigned;
   llvm::DenseMap<const void *, bool> InProgress;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::VarDecl *, int64_t>>
+      LoopStarts;
 };
 
 } // namespace proxyfence
