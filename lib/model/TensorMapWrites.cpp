@@ -9,7 +9,14 @@ namespace proxyfence {
 bool isTensorMapType(QualType T) {
   if (T.isNull())
     return false;
-  std::string S = T.getCanonicalType().getUnqualifiedType().getAsString();
+  // The map itself (or an array of maps): a pointer to one is a value of
+  // its own, and assigning it writes no map.
+  QualType C = T.getCanonicalType();
+  while (const auto *A = dyn_cast<ArrayType>(C.getTypePtr()))
+    C = A->getElementType().getCanonicalType();
+  if (C->isPointerType() || C->isReferenceType())
+    return false;
+  std::string S = C.getUnqualifiedType().getAsString();
   return llvm::StringRef(S).contains("CUtensorMap");
 }
 

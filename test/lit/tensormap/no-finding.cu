@@ -1,7 +1,9 @@
 // The fenced forms, and a kernel that never modifies a map: nothing to
 // report. The writer releases (or copies the map with tensormap.cp_fenceproxy,
 // which releases) and the TMA issuer acquires after its last synchronisation;
-// a __grid_constant__ map that device code never writes needs no acquire.
+// a __grid_constant__ map that device code never writes needs no acquire,
+// nor does a map another kernel wrote that this one only picks by pointer
+// (assigning a `const CUtensorMap *` writes no map).
 // RUN: %proxyfence %s 2>&1 | FileCheck %s
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 0 findings in 1 file
@@ -53,4 +55,16 @@ __global__ void never_modified(const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(8) uint64_t full;
   if (threadIdx.x == 0)
     load_tile(tile, &map, &full);
+}
+
+__global__ void map_pointer_chosen(const __grid_constant__ CUtensorMap fallback,
+                                   const CUtensorMap *per_group, int group) {
+  __shared__ alignas(128) float tile[1024];
+  __shared__ alignas(8) uint64_t full;
+  const CUtensorMap *map = &fallback;
+  if (group >= 0)
+    map = &per_group[group];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    load_tile(tile, map, &full);
 }
