@@ -1,5 +1,6 @@
 //===- Bindings.cpp - constant arguments a summary is specialised on ------===//
 #include "model/Bindings.h"
+#include "model/DependentCalls.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -230,6 +231,12 @@ Bindings ArgumentBinder::bind(const Expr *Call, const FunctionDecl *Callee,
       break;
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
       Arg = D->getExpr();
+    // A lambda handed to a callable parameter (`Func &&f` of a pattern,
+    // where `f(x)` names no callee until instantiation).
+    if (const CXXMethodDecl *Op = lambdaCallOperator(Arg)) {
+      B.Functions[I] = Op;
+      continue;
+    }
     QualType T = P->getType().getNonReferenceType();
     if (T->isFunctionPointerType() || T->isFunctionType() ||
         T->isMemberFunctionPointerType()) {
@@ -239,8 +246,11 @@ Bindings ArgumentBinder::bind(const Expr *Call, const FunctionDecl *Callee,
         B.Functions[I] = F; // passed on from the caller's own binding
       continue;
     }
-    if (!T->isIntegralOrEnumerationType())
+    if (!T->isIntegralOrEnumerationType()) {
+      if (const FunctionDecl *F = Outer.function(Arg))
+        B.Functions[I] = F; // a lambda the caller's own binding passes on
       continue;
+    }
     if (auto V = Outer.evaluate(Arg, Ctx))
       B.Ints[I] = *V;
   }

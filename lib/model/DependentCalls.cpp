@@ -116,8 +116,8 @@ conditionalChoices(NestedNameSpecifier Q) {
   return Out;
 }
 
-/// The call operator of the lambda \p E is or names: `[=](int i) {...}`, or
-/// a local variable initialised with one.
+} // namespace
+
 const CXXMethodDecl *lambdaCallOperator(const Expr *E) {
   if (!E)
     return nullptr;
@@ -129,6 +129,8 @@ const CXXMethodDecl *lambdaCallOperator(const Expr *E) {
   const auto *L = dyn_cast<LambdaExpr>(E);
   return L ? L->getCallOperator() : nullptr;
 }
+
+namespace {
 
 /// The type \p T names when it is a lambda's closure type, spelled
 /// `decltype(f)` or as the closure itself: its call operator.

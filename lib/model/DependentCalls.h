@@ -112,6 +112,10 @@ private:
 /// The values a function body returns (lambdas' returns left out).
 llvm::SmallVector<const clang::Expr *, 2> returnValues(const clang::Stmt *Body);
 
+/// The call operator of the lambda \p E is or names: `[=](int i) {...}`, or
+/// a local variable initialised with one.
+const clang::CXXMethodDecl *lambdaCallOperator(const clang::Expr *E);
+
 } // namespace proxyfence
 
 #endif

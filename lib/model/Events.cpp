@@ -303,6 +303,15 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
   }
   if (D.Viable.size() == 1)
     return callOf(Call, D.Viable.front(), Fn, Out);
+  // `Traits::foreach(frag, [&](auto &x, int i) {...})` with no one callee:
+  // the lambda the pattern hands over is what the call runs, whatever the
+  // candidates do without it.
+  for (const Expr *Arg : Call->arguments()) {
+    const FunctionDecl *Def = nullptr;
+    if (const CXXMethodDecl *Op = lambdaCallOperator(Arg);
+        Op && Op->hasBody(Def) && Def)
+      return CallSite{Call, Op, Def};
+  }
   // Overloads of one bodiless function share its vocabulary entry.
   auto bodiless = [](const FunctionDecl *F) { return !F->hasBody(); };
   if (!D.Viable.empty() && llvm::all_of(D.Viable, bodiless) &&
