@@ -40,6 +40,23 @@ bool within(const MemRoot &R, const AliasSet &Tested) {
   return false;
 }
 
+/// Whether the tested pointer is a parameter or the address of a member of
+/// `*this` (`&__barrier`): one object a caller chose, so what is reached
+/// through it is that object. A local pointer may hold several (`c ? gmem :
+/// tile`), and the test says nothing of the others.
+bool namesCallersObject(const Expr *P) {
+  P = P->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(P);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    const Expr *Sub = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(Sub))
+      return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+    P = Sub;
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(P);
+  return Ref && isa<ParmVarDecl>(Ref->getDecl());
+}
+
 std::optional<std::pair<bool, bool>> builtinTest(const FunctionDecl *F) {
   if (!F->getBuiltinID() || !F->getIdentifier())
     return std::nullopt;
@@ -79,6 +96,8 @@ AddressSpaceGuards::regionsOf(const FunctionDecl *Fn) {
     llvm::SmallVector<const Expr *, 2> Pointers;
     notSharedWhen(Cond, WhenTrue, Fn, Pointers);
     for (const Expr *P : Pointers) {
+      if (!namesCallersObject(P))
+        continue;
       AliasSet Tested = Memory.valueOf(P, Fn);
       if (!Tested.empty() && !Tested.isUnknown())
         addRegion(Region, Tested, Found);

@@ -12,7 +12,8 @@
 // `__isGlobal`, `__isConstant`, `__isClusterShared`, clang's
 // `__nvvm_isspacep_*`, and functions that return one of them of a
 // parameter), in an `if` whose arm holds the access, or in an `if` that
-// leaves the enclosing block before it.
+// leaves the enclosing block before it, of a parameter or of the address
+// of a member of `*this`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_ADDRESSSPACEGUARDS_H
@@ -50,8 +51,9 @@ private:
   const Regions &regionsOf(const clang::FunctionDecl *Fn);
   void addRegion(const clang::Stmt *Region, const AliasSet &NotShared,
                  Regions &Out);
-  /// The test \p Cond makes, `!` and `&&` looked through: the pointers
-  /// known not shared when it is true (\p WhenTrue) or false.
+  /// The test \p Cond makes (`!`, `&&`, `||`, `== 0`, `!= 0` looked
+  /// through): the pointers known not shared when it is true (\p WhenTrue)
+  /// or false.
   void notSharedWhen(const clang::Expr *Cond, bool WhenTrue,
                      const clang::FunctionDecl *Fn,
                      llvm::SmallVectorImpl<const clang::Expr *> &Out);

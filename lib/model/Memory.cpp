@@ -1059,12 +1059,13 @@ std::optional<AliasSet> MemoryModel::carve(const Expr *Ptr, const Expr *Offset,
       !Offset->EvaluateAsInt(K, Ctx) || K.Val.getInt().isNegative()) {
     if (Offset->isValueDependent() || (!Elem.isNull() && Elem->isDependentType()))
       return carveSymbolic(Ptr, Offset, Negate, Fn);
-    if (std::optional<int64_t> Low = lowestStageOffset(Offset, Fn);
-        Low && !Negate && !Elem.isNull() && !Elem->isIncompleteType()) {
-      // A stage array filled by a loop: its region starts at the first
-      // stage and, as other carved regions, ends where the next begins.
-      R.Carved = true;
-      R.Begin = uint64_t(*Low) * Ctx.getTypeSizeInChars(Elem).getQuantity();
+    if (std::optional<StageRange> Range = stageRange(Offset, Fn);
+        Range && Range->Counted && !Negate && !Elem.isNull() &&
+        !Elem->isIncompleteType()) {
+      // A stage array filled by a bounded loop: every stage it reaches.
+      uint64_t Size = Ctx.getTypeSizeInChars(Elem).getQuantity();
+      R.Begin = uint64_t(Range->Low) * Size;
+      R.End = uint64_t(Range->High) * Size;
     } else {
       R.Placed = false; // somewhere in dynamic shared memory
     }
@@ -1118,12 +1119,44 @@ static bool assignedIn(const Stmt *Body, const VarDecl *V) {
   return false;
 }
 
-const llvm::DenseMap<const VarDecl *, int64_t> &
-MemoryModel::loopStarts(const FunctionDecl *Fn) {
-  auto [It, New] = LoopStarts.try_emplace(Fn);
+/// The counter \p For runs through, from a constant start up to a constant
+/// bound (`i < N`, `i <= N`, `i != N`), counting up and not assigned in the
+/// body: [first, last + 1).
+static std::optional<std::pair<int64_t, int64_t>>
+countedRange(const ForStmt *For, const VarDecl *V, ASTContext &Ctx) {
+  Expr::EvalResult Start, Bound;
+  const auto *Cond =
+      dyn_cast_or_null<BinaryOperator>(For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!V->getInit() || V->getInit()->isValueDependent() ||
+      !V->getInit()->EvaluateAsInt(Start, Ctx) ||
+      Start.Val.getInt().isNegative() || !countsUp(For->getInc(), V) ||
+      assignedIn(For->getBody(), V) || !Cond || !namesVar(Cond->getLHS(), V) ||
+      Cond->getRHS()->isValueDependent() ||
+      !Cond->getRHS()->EvaluateAsInt(Bound, Ctx))
+    return std::nullopt;
+  int64_t First = Start.Val.getInt().getExtValue();
+  int64_t End = Bound.Val.getInt().getExtValue();
+  switch (Cond->getOpcode()) {
+  case BO_LT:
+  case BO_NE:
+    break;
+  case BO_LE:
+    ++End;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (End <= First)
+    return std::nullopt;
+  return std::make_pair(First, End);
+}
+
+const llvm::DenseMap<const VarDecl *, std::pair<int64_t, int64_t>> &
+MemoryModel::loopRanges(const FunctionDecl *Fn) {
+  auto [It, New] = LoopRanges.try_emplace(Fn);
   if (!New || !Fn->getBody())
     return It->second;
-  llvm::DenseMap<const VarDecl *, int64_t> Found;
+  llvm::DenseMap<const VarDecl *, std::pair<int64_t, int64_t>> Found;
   llvm::SmallVector<const Stmt *, 32> Work{Fn->getBody()};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
@@ -1136,36 +1169,38 @@ MemoryModel::loopStarts(const FunctionDecl *Fn) {
     const auto *V = Init && Init->isSingleDecl()
                         ? dyn_cast<VarDecl>(Init->getSingleDecl())
                         : nullptr;
-    Expr::EvalResult Start;
-    if (!V || !V->getInit() || V->getInit()->isValueDependent() ||
-        !V->getInit()->EvaluateAsInt(Start, Ctx) ||
-        Start.Val.getInt().isNegative() || !countsUp(For->getInc(), V) ||
-        assignedIn(For->getBody(), V))
-      continue;
-    Found[V] = Start.Val.getInt().getExtValue();
+    if (V)
+      if (auto Range = countedRange(For, V, Ctx))
+        Found[V] = *Range;
   }
-  return LoopStarts[Fn] = std::move(Found);
+  return LoopRanges[Fn] = std::move(Found);
 }
 
-std::optional<int64_t> MemoryModel::lowestStageOffset(const Expr *Offset,
-                                                      const FunctionDecl *Fn) {
+std::optional<MemoryModel::StageRange>
+MemoryModel::stageRange(const Expr *Offset, const FunctionDecl *Fn) {
   Offset = Offset->IgnoreParenImpCasts();
   Expr::EvalResult K;
-  if (!Offset->isValueDependent() && Offset->EvaluateAsInt(K, Ctx))
-    return K.Val.getInt().isNegative()
-               ? std::nullopt
-               : std::optional<int64_t>(K.Val.getInt().getExtValue());
+  if (!Offset->isValueDependent() && Offset->EvaluateAsInt(K, Ctx)) {
+    if (K.Val.getInt().isNegative())
+      return std::nullopt;
+    int64_t C = K.Val.getInt().getExtValue();
+    return StageRange{C, C, /*Counted=*/false};
+  }
   const auto *BO = dyn_cast<BinaryOperator>(Offset);
   if (!BO)
     return std::nullopt;
   if (BO->getOpcode() == BO_Add) {
-    auto L = lowestStageOffset(BO->getLHS(), Fn);
-    auto R = L ? lowestStageOffset(BO->getRHS(), Fn) : std::nullopt;
-    return R ? std::optional<int64_t>(*L + *R) : std::nullopt;
+    auto L = stageRange(BO->getLHS(), Fn);
+    auto R = L ? stageRange(BO->getRHS(), Fn) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    return StageRange{L->Low + R->Low, L->High + R->High,
+                      L->Counted || R->Counted};
   }
   if (BO->getOpcode() != BO_Mul)
     return std::nullopt;
-  // index * stride, the stride a constant of two or more elements.
+  // index * stride, the stride a constant of two or more elements: stage
+  // `i` reaches up to where stage `i + 1` starts.
   for (auto [Index, Stride] : {std::pair(BO->getLHS(), BO->getRHS()),
                                std::pair(BO->getRHS(), BO->getLHS())}) {
     Expr::EvalResult C;
@@ -1174,9 +1209,12 @@ std::optional<int64_t> MemoryModel::lowestStageOffset(const Expr *Offset,
       continue;
     const auto *Ref = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts());
     const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    const auto &Starts = loopStarts(Fn);
-    if (auto It = V ? Starts.find(V) : Starts.end(); It != Starts.end())
-      return It->second * C.Val.getInt().getExtValue();
+    const auto &Ranges = loopRanges(Fn);
+    if (auto It = V ? Ranges.find(V) : Ranges.end(); It != Ranges.end()) {
+      int64_t Step = C.Val.getInt().getExtValue();
+      return StageRange{It->second.first * Step, It->second.second * Step,
+                        /*Counted=*/true};
+    }
   }
   return std::nullopt;
 }

@@ -202,15 +202,20 @@ private:
   std::optional<AliasSet> carve(const clang::Expr *Ptr,
                                 const clang::Expr *Offset, bool Negate,
                                 const clang::FunctionDecl *Fn);
-  /// The lowest byte offset, in elements, that \p Offset takes when it is
-  /// constants plus `i * STRIDE` of counters of `for` loops that start at a
-  /// constant and count up (the loop that fills a stage array of
-  /// pointers); nullopt otherwise.
-  std::optional<int64_t> lowestStageOffset(const clang::Expr *Offset,
-                                           const clang::FunctionDecl *Fn);
-  /// Those loop counters of \p Fn, with the value each starts at.
-  const llvm::DenseMap<const clang::VarDecl *, int64_t> &
-  loopStarts(const clang::FunctionDecl *Fn);
+  /// The elements an offset of constants plus `i * STRIDE` reaches, `i`
+  /// the counter of a `for` loop with constant start and bound that counts
+  /// up (the loop that fills an array of stage pointers): from the first
+  /// stage to the end of the last. Nullopt for other offsets, and for
+  /// constants alone (Counted false then).
+  struct StageRange {
+    int64_t Low, High;
+    bool Counted;
+  };
+  std::optional<StageRange> stageRange(const clang::Expr *Offset,
+                                       const clang::FunctionDecl *Fn);
+  /// Those loop counters of \p Fn, with the range each runs through.
+  const llvm::DenseMap<const clang::VarDecl *, std::pair<int64_t, int64_t>> &
+  loopRanges(const clang::FunctionDecl *Fn);
   std::optional<AliasSet> carveSymbolic(const clang::Expr *Ptr,
                                         const clang::Expr *Offset, bool Negate,
                                         const clang::FunctionDecl *Fn);
@@ -236,8 +241,9 @@ private:
       Assigned;
   llvm::DenseMap<const void *, bool> InProgress;
   llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::DenseMap<const clang::VarDecl *, int64_t>>
-      LoopStarts;
+                 llvm::DenseMap<const clang::VarDecl *,
+                                std::pair<int64_t, int64_t>>>
+      LoopRanges;
 };
 
 } // namespace proxyfence

@@ -4,8 +4,9 @@
 // otherwise, and its atomics on local memory run after
 // `if (!__isLocal(p)) return false;`. Such an arm never touches shared
 // memory, so its store is no generic-proxy write before a TMA load that
-// overwrites the same buffer. An arm that runs only on shared memory, or
-// one that tests another pointer, still is.
+// overwrites the same buffer. An arm that runs only on shared memory, one
+// that tests another pointer, or one that tests a local pointer that may
+// hold either memory (the test says nothing of the buffer then), still is.
 // RUN: not %proxyfence %s -- -I%S/../async-overwrite/Inputs 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -I%S/../async-overwrite/Inputs -cubin -o /dev/null %s
 // REQUIRES: nvcc
@@ -101,4 +102,23 @@ __global__ void other_pointer(const float *src, float *out, float *global) {
   mbar_wait(&full, 0);
   out[threadIdx.x] = tile[threadIdx.x];
 }
-// CHECK: proxyfence: 2 findings in 1 file
+
+__global__ void local_pointer(const float *src, float *out, float *global, int which) {
+  __shared__ alignas(128) float tile[N];
+  __shared__ uint64_t full;
+  if (threadIdx.x == 0)
+    mbar_init(&full, 1);
+  float *p = which ? global : tile;
+  if (!__isShared(p))
+    tile[threadIdx.x] = 1.f;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    mbar_expect_tx(&full, sizeof(tile));
+    bulk_load(tile, src, sizeof(tile), &full);
+    // CHECK: address-space-guards.cu:[[@LINE-1]]:5: warning: bulk async load overwrites shared memory 'tile' written through the generic proxy with no fence.proxy.async on the path [proxyfence-async-overwrite]
+    // CHECK: address-space-guards.cu:[[@LINE-6]]:5: note: generic-proxy write to 'tile' here
+  }
+  mbar_wait(&full, 0);
+  out[threadIdx.x] = tile[threadIdx.x] + p[0];
+}
+// CHECK: proxyfence: 3 findings in 1 file
