@@ -92,16 +92,23 @@ AddressSpaceGuards::regionsOf(const FunctionDecl *Fn) {
     return It->second;
   Regions Found;
   llvm::SmallVector<const Stmt *, 32> Work{Fn->getBody()};
-  auto regionsFor = [&](const Expr *Cond, bool WhenTrue, const Stmt *Region) {
+  // What \p Cond's arm (\p WhenTrue) knows is not shared memory.
+  auto testedBy = [&](const Expr *Cond, bool WhenTrue) {
     llvm::SmallVector<const Expr *, 2> Pointers;
     notSharedWhen(Cond, WhenTrue, Fn, Pointers);
+    llvm::SmallVector<AliasSet, 1> Tested;
     for (const Expr *P : Pointers) {
       if (!namesCallersObject(P))
         continue;
-      AliasSet Tested = Memory.valueOf(P, Fn);
-      if (!Tested.empty() && !Tested.isUnknown())
-        addRegion(Region, Tested, Found);
+      AliasSet T = Memory.valueOf(P, Fn);
+      if (!T.empty() && !T.isUnknown())
+        Tested.push_back(std::move(T));
     }
+    return Tested;
+  };
+  auto regionsFor = [&](const Expr *Cond, bool WhenTrue, const Stmt *Region) {
+    for (const AliasSet &T : testedBy(Cond, WhenTrue))
+      addRegion(Region, T, Found);
   };
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
@@ -118,8 +125,9 @@ AddressSpaceGuards::regionsOf(const FunctionDecl *Fn) {
         const auto *If = dyn_cast<IfStmt>(*I);
         if (!If || If->getElse() || !alwaysExits(If->getThen()))
           continue;
-        for (auto Rest = std::next(I); Rest != E; ++Rest)
-          regionsFor(If->getCond(), false, *Rest);
+        for (const AliasSet &T : testedBy(If->getCond(), false))
+          for (auto Rest = std::next(I); Rest != E; ++Rest)
+            addRegion(*Rest, T, Found);
       }
     }
     for (const Stmt *Child : S->children())
