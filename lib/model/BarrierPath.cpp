@@ -174,9 +174,9 @@ Path PathResolver::object(const Expr *E, const FunctionDecl *Fn,
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
     return withStep(value(subscriptBase(ASE), Fn, Depth + 1),
                     index(subscriptIndex(ASE), Fn));
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return UO->getOpcode() == UO_Deref ? value(UO->getSubExpr(), Fn, Depth + 1)
-                                       : std::nullopt;
+  if (std::optional<UnaryOperation> U = unaryOperation(E))
+    return U->Opcode == UO_Deref ? value(U->Operand, Fn, Depth + 1)
+                                 : std::nullopt;
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
     return object(IC->getSubExpr(), Fn, Depth + 1);
   if (const auto *Call = dyn_cast<CallExpr>(E))
@@ -200,9 +200,9 @@ Path PathResolver::value(const Expr *E, const FunctionDecl *Fn,
       return value(CE->getSubExpr(), Fn, Depth + 1);
     }
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return UO->getOpcode() == UO_AddrOf ? object(UO->getSubExpr(), Fn, Depth + 1)
-                                        : std::nullopt;
+  if (std::optional<UnaryOperation> U = unaryOperation(E))
+    return U->Opcode == UO_AddrOf ? object(U->Operand, Fn, Depth + 1)
+                                  : std::nullopt;
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
       return std::nullopt;

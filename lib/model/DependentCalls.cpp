@@ -676,6 +676,29 @@ static bool indexFirst(const ArraySubscriptExpr *ASE) {
          !ASE->getLHS()->isTypeDependent();
 }
 
+std::optional<UnaryOperation> unaryOperation(const Expr *E) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UnaryOperation{UO->getOpcode(), UO->getSubExpr()};
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+  // `x++` passes a second, dummy argument.
+  if (!OC || OC->getDirectCallee() || OC->getNumArgs() != 1)
+    return std::nullopt;
+  switch (OC->getOperator()) {
+  case OO_Amp:
+    return UnaryOperation{UO_AddrOf, OC->getArg(0)};
+  case OO_Star:
+    return UnaryOperation{UO_Deref, OC->getArg(0)};
+  case OO_PlusPlus:
+    return UnaryOperation{UO_PreInc, OC->getArg(0)};
+  case OO_MinusMinus:
+    return UnaryOperation{UO_PreDec, OC->getArg(0)};
+  case OO_Exclaim:
+    return UnaryOperation{UO_LNot, OC->getArg(0)};
+  default:
+    return std::nullopt;
+  }
+}
+
 const Expr *subscriptBase(const ArraySubscriptExpr *ASE) {
   if (!ASE->getRHS()->isTypeDependent())
     return ASE->getBase();

@@ -17,6 +17,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace proxyfence {
 
@@ -62,6 +63,16 @@ bool isTemplateConstant(const clang::Expr *E);
 /// The array and the index of `a[i]`, also in a pattern where `i` has a
 /// dependent type (a stage index from a dependent call), for which
 /// ArraySubscriptExpr::getBase() takes the index for the array.
+/// A unary operation and its operand: `&x`, `*p`, `++i`, also where a
+/// template pattern left the operator an unresolved call because lookup
+/// found `operator&` or `operator*` overloads for other types (as
+/// `using namespace cute;` or a library's bitmask operators bring in).
+struct UnaryOperation {
+  clang::UnaryOperatorKind Opcode;
+  const clang::Expr *Operand;
+};
+std::optional<UnaryOperation> unaryOperation(const clang::Expr *E);
+
 const clang::Expr *subscriptBase(const clang::ArraySubscriptExpr *ASE);
 const clang::Expr *subscriptIndex(const clang::ArraySubscriptExpr *ASE);
 

@@ -410,9 +410,9 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     return separated(Carved ? *Carved : valueOf(Array, Fn),
                      subscriptIndex(ASE));
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref && !isObjectOfDependentType(UO->getSubExpr()))
-      return valueOf(UO->getSubExpr(), Fn);
+  if (std::optional<UnaryOperation> U = unaryOperation(E)) {
+    if (U->Opcode == UO_Deref && !isObjectOfDependentType(U->Operand))
+      return valueOf(U->Operand, Fn);
     return {};
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -534,9 +534,9 @@ static const Expr *localPointee(const Expr *Base) {
   const Expr *Init = P->getInit()->IgnoreParenImpCasts();
   while (const auto *CE = dyn_cast<ExplicitCastExpr>(Init))
     Init = CE->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(Init);
-      UO && UO->getOpcode() == UO_AddrOf)
-    return UO->getSubExpr();
+  if (std::optional<UnaryOperation> U = unaryOperation(Init);
+      U && U->Opcode == UO_AddrOf)
+    return U->Operand;
   return Init->getType()->isArrayType() ? Init : nullptr;
 }
 
@@ -627,12 +627,12 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   }
   if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
     return valueOf(BT->getSubExpr(), Fn);
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_AddrOf)
-      return objectOf(UO->getSubExpr(), Fn);
-    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_LNot)
+  if (std::optional<UnaryOperation> U = unaryOperation(E)) {
+    if (U->Opcode == UO_AddrOf)
+      return objectOf(U->Operand, Fn);
+    if (U->Opcode == UO_Deref || U->Opcode == UO_LNot)
       return {};
-    return valueOf(UO->getSubExpr(), Fn);
+    return valueOf(U->Operand, Fn);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
@@ -1109,10 +1109,13 @@ static bool assignedIn(const Stmt *Body, const VarDecl *V) {
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
         BO && BO->isAssignmentOp() && namesVar(BO->getLHS(), V))
       return true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-        namesVar(UO->getSubExpr(), V))
-      return true;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      std::optional<UnaryOperation> U = unaryOperation(E);
+      if (U && (UnaryOperator::isIncrementDecrementOp(U->Opcode) ||
+                U->Opcode == UO_AddrOf) &&
+          namesVar(U->Operand, V))
+        return true;
+    }
     for (const Stmt *Child : S->children())
       Work.push_back(Child);
   }
