@@ -195,6 +195,7 @@ private:
   void apply(const Event &E, unsigned Ordinal, State &St) {
     switch (E.Kind) {
     case EffectKind::MbarrierInit:
+      traceInit(E);
       St.push_back({Known.intern(E, Ordinal), 0, NoEvent});
       normalize(St);
       return;
@@ -317,6 +318,17 @@ private:
       A.addFinding(InitHazard::ProxyFence, I, E, R, Fence, Flags);
   }
 
+  /// --trace: a traced init was seen, whether or not any use reaches it.
+  void traceInit(const Event &I) {
+    if (!A.Tracer || !A.Tracer->targets(I))
+      return;
+    Trace &T = *A.Tracer;
+    T.say("proxyfence: trace: mbarrier init at " + T.where(I.Loc) + " (in '" +
+          (shownAt(I).Fn ? shownAt(I).Fn->getNameAsString() : std::string()) +
+          "'): analysed; each use checked against it is listed (none: no "
+          "use follows it, or a cluster barrier publishes it first)");
+  }
+
   /// --trace: a use checked against a traced init.
   void traceUse(const Event &I, const Event &E, bool CrossCta, bool Cross,
                 bool Cta, bool Proxy) {
@@ -373,9 +385,12 @@ private:
     }
     const InitSummary &Own = A.summary(C.Def, NoIncoming, Args, CtaThreads);
     Out.ClusterBarrier |= Own.ClusterBarrier;
-    for (const InitSummary::Down &D : Own.Inits)
-      Next.push_back({lifted(Own, D.Init), D.At.Flags,
-                      lifted(Own, D.At.Relaxed), D.At.FenceAt});
+    for (const InitSummary::Down &D : Own.Inits) {
+      unsigned Init = lifted(Own, D.Init);
+      traceInit(Known[Init]);
+      Next.push_back({Init, D.At.Flags, lifted(Own, D.At.Relaxed),
+                      D.At.FenceAt});
+    }
     normalize(Next);
     St.swap(Next);
   }
