@@ -390,7 +390,9 @@ static void addInstantiation(FileOutcome &Into, FileOutcome &&From) {
   append(R.Sites, F.Sites);
   append(R.TraceLines, F.TraceLines);
   append(R.Inputs, F.Inputs);
-  append(R.Stats.HeaderContexts, F.Stats.HeaderContexts);
+  for (std::string &H : F.Stats.HeaderContexts)
+    if (!llvm::is_contained(R.Stats.HeaderContexts, H))
+      R.Stats.HeaderContexts.push_back(std::move(H));
   for (auto &[Path, Repls] : F.Edits)
     for (const tooling::Replacement &Rep : Repls)
       if (!llvm::is_contained(R.Edits[Path], Rep))
@@ -486,6 +488,45 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   return A;
 }
 
+/// A command built for several architectures with the async proxy
+/// (`-gencode sm_90a -gencode sm_100a`) compiles device code for each, and
+/// `#if __CUDA_ARCH__ == 900` keeps some of it to one: \p O, analysed for
+/// the first, is joined by an analysis for each other one. Its findings are
+/// added to \p O's, each once; a function is a stub only if it is one in
+/// every pass. --arch names one architecture and turns this off.
+static void addOtherArchitectures(const DriverOptions &Opts,
+                                  const InputCommand &Job,
+                                  const std::set<std::string> &Reported,
+                                  FileOutcome &O) {
+  if (!Opts.Arch.empty() || !O.accepted())
+    return;
+  std::string First = targetArch(Job.second, "");
+  for (const std::string &Arch : otherAsyncProxyArchs(Job.second, First)) {
+    DriverOptions Other = Opts;
+    Other.Arch = Arch;
+    std::set<std::string> Skip = Reported;
+    Skip.insert(O.R.Keys.begin(), O.R.Keys.end());
+    FileOutcome A = analyseInstantiatingSource(Other, Job, Skip);
+    if (!A.accepted()) {
+      O.R.Stats.HeaderContexts.push_back(
+          "not analysed for " + Arch + ", the command's other target: " +
+          (A.Failure.empty() ? "it could not be parsed" : A.Failure));
+      continue;
+    }
+    O.R.Blind.addArchitecture(A.R.Blind);
+    // A template compiled out for one target is instantiated for another.
+    if (A.R.PatternsOnly < O.R.PatternsOnly) {
+      O.R.PatternsOnly = A.R.PatternsOnly;
+      O.R.PatternCalls = A.R.PatternCalls;
+      O.R.Templates = A.R.Templates;
+    }
+    addInstantiation(O, std::move(A));
+    O.R.Stats.HeaderContexts.push_back("also analysed for " + Arch +
+                                       ", the command's other target (after " +
+                                       First + ")");
+  }
+}
+
 static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
                                       const InputCommand &Job,
                                       const std::set<std::string> &Reported) {
@@ -498,6 +539,7 @@ static FileOutcome analyseWithinLimit(const DriverOptions &Opts,
       return std::move(*Hit);
     }
   FileOutcome O = analyseInstantiatingSource(Opts, Job, Reported);
+  addOtherArchitectures(Opts, Job, Reported, O);
   if (Cached)
     Cache.store(Opts, Job, O);
   return O;

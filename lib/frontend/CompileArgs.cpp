@@ -40,7 +40,8 @@ static std::string normaliseArch(StringRef A) {
   return "";
 }
 
-std::string archOfCommand(const std::vector<std::string> &Cmd) {
+std::vector<std::string> archsOfCommand(const std::vector<std::string> &Cmd) {
+  std::vector<std::string> Out;
   for (size_t I = 0; I < Cmd.size(); ++I) {
     StringRef A = Cmd[I];
     StringRef Value;
@@ -61,10 +62,51 @@ std::string archOfCommand(const std::vector<std::string> &Cmd) {
     if (Eq != StringRef::npos)
       Value = Value.substr(Eq + 5).split(',').first;
     std::string N = normaliseArch(Value);
-    if (!N.empty() && N != "sm_native" && N != "sm_all")
-      return N;
+    if (!N.empty() && N != "sm_native" && N != "sm_all" &&
+        !llvm::is_contained(Out, N))
+      Out.push_back(N);
   }
-  return "";
+  return Out;
+}
+
+/// The number `__CUDA_ARCH__` has for \p Arch: sm_90a -> 90 (x10 in the
+/// macro); 0 when it is not sm_XX[a|f].
+static unsigned archNumber(StringRef Arch) {
+  unsigned N = 0;
+  Arch.consume_front("sm_");
+  Arch = Arch.take_while([](char C) { return C >= '0' && C <= '9'; });
+  return Arch.getAsInteger(10, N) ? 0 : N;
+}
+
+bool hasAsyncProxy(StringRef Arch) { return archNumber(Arch) >= 90; }
+
+std::string archOfCommand(const std::vector<std::string> &Cmd) {
+  // A multi-architecture build (`-gencode sm_80 -gencode sm_90a`) is read
+  // for the first target with the async proxy: what this tool checks.
+  // Of `sm_90` and `sm_90a`, the arch-specific one: it has wgmma and setmaxnreg.
+  std::vector<std::string> All = archsOfCommand(Cmd);
+  for (const std::string &A : All) {
+    if (!hasAsyncProxy(A))
+      continue;
+    for (const std::string &B : All)
+      if (B.back() == 'a' && archNumber(B) == archNumber(A))
+        return B;
+    return A;
+  }
+  return All.empty() ? "" : All.front();
+}
+
+std::vector<std::string> otherAsyncProxyArchs(const std::vector<std::string> &Cmd,
+                                              StringRef Chosen) {
+  std::vector<std::string> Out;
+  std::vector<unsigned> Seen{archNumber(Chosen)};
+  for (const std::string &A : archsOfCommand(Cmd))
+    if (hasAsyncProxy(A) && isKnownArch(A) &&
+        !llvm::is_contained(Seen, archNumber(A))) {
+      Seen.push_back(archNumber(A));
+      Out.push_back(A);
+    }
+  return Out;
 }
 
 std::string targetArch(const std::vector<std::string> &Cmd, StringRef Arch) {

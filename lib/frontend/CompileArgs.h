@@ -51,9 +51,22 @@ nvccExecutableCommand(const std::vector<std::string> &Cmd, llvm::StringRef File,
 std::string targetArch(const std::vector<std::string> &Cmd,
                        llvm::StringRef Arch);
 
-/// The architecture a command targets (-arch=sm_90a, -gencode ...,
-/// --cuda-gpu-arch=...), normalised to sm_XX[a]; empty when none.
+/// Every architecture a command targets (-arch=sm_90a, -gencode ...,
+/// --cuda-gpu-arch=...), normalised to sm_XX[a|f], in order, each once.
+std::vector<std::string> archsOfCommand(const std::vector<std::string> &Cmd);
+
+/// The architecture a command is analysed for: its first target from
+/// sm_90 on (one with the async proxy), else its first; empty when none.
 std::string archOfCommand(const std::vector<std::string> &Cmd);
+
+/// Whether \p Arch (sm_XX[a|f]) has the async proxy: sm_90 and later.
+bool hasAsyncProxy(llvm::StringRef Arch);
+
+/// The command's other targets with the async proxy whose `__CUDA_ARCH__`
+/// differs from \p Chosen's (sm_100a beside sm_90a; not sm_90 beside
+/// sm_90a): each compiles device code the chosen one may not.
+std::vector<std::string> otherAsyncProxyArchs(const std::vector<std::string> &Cmd,
+                                              llvm::StringRef Chosen);
 
 } // namespace proxyfence
 

@@ -22,6 +22,16 @@ void BlindSpots::add(const BlindSpots &O) {
     AsmKinds[Kind] += N;
 }
 
+void BlindSpots::addArchitecture(const BlindSpots &O) {
+  DeviceFunctions = std::max(DeviceFunctions, O.DeviceFunctions);
+  llvm::erase_if(Stubs, [&](const std::string &S) {
+    return !llvm::is_contained(O.Stubs, S);
+  });
+  ResolvedCalls = std::max(ResolvedCalls, O.ResolvedCalls);
+  for (const auto &[Kind, N] : O.AsmKinds)
+    AsmKinds[Kind] = std::max(AsmKinds[Kind], N);
+}
+
 namespace {
 
 /// What an asm statement does, by its instructions (each kind once).

@@ -31,6 +31,9 @@ struct BlindSpots {
   /// once, whatever its instantiations.
   unsigned ResolvedCalls = 0;
   void add(const BlindSpots &O);
+  /// The same code analysed for another architecture: a function is a stub
+  /// only where every architecture found it one.
+  void addArchitecture(const BlindSpots &O);
   /// Most of the device code is stubs: the macros are likely not the
   /// build's (wrong --arch, missing -D).
   bool mostlyStubs() const {

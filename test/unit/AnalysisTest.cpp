@@ -281,6 +281,24 @@ __global__ void k(const float *in) {
   EXPECT_TRUE(R.A->findings().empty());
 }
 
+TEST(CompileArgs, SeveralTargetsAreReadFromTheFirstWithTheAsyncProxy) {
+  // CMake's CUDA_ARCHITECTURES "80;90;90a;100a": sm_80 has no async proxy,
+  // sm_90a is sm_90 with its arch-specific features, sm_100a comes after.
+  std::vector<std::string> Cmd = {
+      "nvcc", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+      "-gencode", "arch=compute_90,code=sm_90", "-gencode=arch=compute_90a,code=sm_90a",
+      "-gencode", "arch=compute_100a,code=sm_100a", "-c", "k.cu"};
+  EXPECT_EQ(archsOfCommand(Cmd),
+            (std::vector<std::string>{"sm_80", "sm_90", "sm_90a", "sm_100a"}));
+  EXPECT_EQ(archOfCommand(Cmd), "sm_90a");
+  EXPECT_EQ(otherAsyncProxyArchs(Cmd, "sm_90a"),
+            (std::vector<std::string>{"sm_100a"}));
+  // One target: nothing else to analyse; none with the async proxy: the first.
+  std::vector<std::string> Ampere = {"nvcc", "-arch=sm_86", "-c", "k.cu"};
+  EXPECT_EQ(archOfCommand(Ampere), "sm_86");
+  EXPECT_TRUE(otherAsyncProxyArchs(Ampere, "sm_86").empty());
+}
+
 TEST(CompileArgs, NvccFlagsAreTranslatedForTheDeviceSide) {
   std::vector<std::string> Cmd = {
       "/usr/local/cuda/bin/nvcc", "-gencode", "arch=compute_100a,code=sm_100a",
