@@ -31,6 +31,8 @@ Trace::Trace(const SourceManager &SM, TraceTarget T)
     : SM(SM), Target(std::move(T)) {
   if (!Target.Focus.empty())
     FocusFile = SM.getFileManager().getOptionalFileRef(Target.Focus);
+  if (!Target.File.empty())
+    TargetFile = SM.getFileManager().getOptionalFileRef(Target.File);
 }
 
 bool Trace::atLine(SourceLocation L) const {
@@ -40,9 +42,13 @@ bool Trace::atLine(SourceLocation L) const {
   if (SM.getExpansionLineNumber(L) != Target.Line)
     return false;
   llvm::StringRef Name = SM.getFilename(L);
-  if (!Target.File.empty())
+  if (!Target.File.empty()) {
+    if (TargetFile &&
+        SM.getFileEntryRefForID(SM.getFileID(L)) == *TargetFile)
+      return true;
     return Name == Target.File || Name.ends_with("/" + Target.File) ||
            llvm::sys::path::filename(Name) == Target.File;
+  }
   if (!Target.Focus.empty())
     return Name == Target.Focus ||
            (FocusFile &&

@@ -65,6 +65,9 @@ private:
   /// The header in focus as the file manager knows it: the unit may reach
   /// it by another spelling of its path (`include/x.h`, `../include/x.h`).
   clang::OptionalFileEntryRef FocusFile;
+  /// The file --trace named, however the translation unit spells its path
+  /// (`instantiations/../kernel.cuh`).
+  clang::OptionalFileEntryRef TargetFile;
   std::vector<std::string> Lines;
   std::vector<unsigned> More; // per line: further accesses tallied on it
   llvm::StringSet<> Said;
