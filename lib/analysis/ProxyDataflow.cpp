@@ -870,7 +870,7 @@ private:
       F.Async = withOrigin(std::move(F.Async));
       auto Key = std::make_tuple(F.R, F.Access.At.S, F.Access.Loc.getRawEncoding(),
                                  F.Async.At.S, F.Async.Loc.getRawEncoding(),
-                                 F.Handoff.S);
+                                 F.Handoff.S, F.Async.Mem.describeMemory());
       if (DeferredSeen.insert(Key).second)
         Out.Deferred.push_back(std::move(F));
       return;
@@ -970,8 +970,11 @@ private:
   std::vector<Event> Accesses;
   std::map<std::tuple<const Stmt *, unsigned, unsigned>, unsigned> AccessIndex;
   std::set<std::tuple<const Stmt *, unsigned, unsigned, bool>> Exposed;
+  /// The async operation's memory is part of the key: one wgmma reads two
+  /// operands (`sP` and `sV` of an SS GEMM), two events at one statement,
+  /// and each may meet a different parameter's memory.
   std::set<std::tuple<const Rule *, const Stmt *, unsigned, const Stmt *,
-                      unsigned, const Stmt *>>
+                      unsigned, const Stmt *, std::string>>
       DeferredSeen;
   std::set<unsigned> ExposedArrives; // arrive indices (ProxyFunctionRoles)
   /// --trace: accesses ended by a fence (and how), traced operations met.
