@@ -78,7 +78,8 @@ static unsigned archNumber(StringRef Arch) {
   return Arch.getAsInteger(10, N) ? 0 : N;
 }
 
-bool hasAsyncProxy(StringRef Arch) { return archNumber(Arch) >= 90; }
+/// Whether \p Arch (sm_XX[a|f]) has the async proxy: sm_90 and later.
+static bool hasAsyncProxy(StringRef Arch) { return archNumber(Arch) >= 90; }
 
 std::string archOfCommand(const std::vector<std::string> &Cmd) {
   // A multi-architecture build (`-gencode sm_80 -gencode sm_90a`) is read

@@ -59,9 +59,6 @@ std::vector<std::string> archsOfCommand(const std::vector<std::string> &Cmd);
 /// sm_90 on (one with the async proxy), else its first; empty when none.
 std::string archOfCommand(const std::vector<std::string> &Cmd);
 
-/// Whether \p Arch (sm_XX[a|f]) has the async proxy: sm_90 and later.
-bool hasAsyncProxy(llvm::StringRef Arch);
-
 /// The command's other targets with the async proxy whose `__CUDA_ARCH__`
 /// differs from \p Chosen's (sm_100a beside sm_90a; not sm_90 beside
 /// sm_90a): each compiles device code the chosen one may not.

@@ -60,9 +60,6 @@ clang::QualType patternType(const clang::Expr *E);
 /// `kMulticast > 1`, `size(ClusterShape{}) > 1`), never a runtime value.
 bool isTemplateConstant(const clang::Expr *E);
 
-/// The array and the index of `a[i]`, also in a pattern where `i` has a
-/// dependent type (a stage index from a dependent call), for which
-/// ArraySubscriptExpr::getBase() takes the index for the array.
 /// A unary operation and its operand: `&x`, `*p`, `++i`, also where a
 /// template pattern left the operator an unresolved call because lookup
 /// found `operator&` or `operator*` overloads for other types (as
@@ -73,6 +70,9 @@ struct UnaryOperation {
 };
 std::optional<UnaryOperation> unaryOperation(const clang::Expr *E);
 
+/// The array and the index of `a[i]`, also in a pattern where `i` has a
+/// dependent type (a stage index from a dependent call), for which
+/// ArraySubscriptExpr::getBase() takes the index for the array.
 const clang::Expr *subscriptBase(const clang::ArraySubscriptExpr *ASE);
 const clang::Expr *subscriptIndex(const clang::ArraySubscriptExpr *ASE);
 
