@@ -1000,7 +1000,9 @@ void shapeOf(const AliasSet &S, std::string &Out) {
            std::to_string(R.Begin) + "/" + std::to_string(R.End) + "/" +
            std::to_string(R.Placed) + std::to_string(R.Carved) + "/" +
            std::to_string(reinterpret_cast<uintptr_t>(R.Place)) + "/" +
-           std::to_string(reinterpret_cast<uintptr_t>(R.Member)) + "/" +
+           // By name: the same member of sibling classes (the classes a
+           // `conditional_t` or a member's name chooses from) is one.
+           (R.Member ? R.Member->getName().str() : std::string()) + "/" +
            std::to_string(reinterpret_cast<uintptr_t>(R.Allocation)) + ";";
   Out += "}";
 }
@@ -1027,41 +1029,38 @@ void shapeOf(const Event &E, llvm::ArrayRef<const Rule *> Rules,
 /// What a summary exports, without the places: two functions with equal
 /// keys look the same to their callers (the two classes a
 /// `conditional_t<C, A, B>` chooses from, overloads of one store helper).
+/// A set: the same effect twice (a 2-D and a 3-D store reading one more
+/// coordinate) is no different to a caller.
 std::string effectShape(const ProxySummary &S,
                         llvm::ArrayRef<const Rule *> Rules) {
-  std::string Out;
-  for (const ProxySummary::ExposedAsync &A : S.UpwardAsync) {
-    Out += A.AfterBarrier ? "a!" : "a";
-    shapeOf(A.E, Rules, Out);
-  }
+  std::vector<std::string> Entries;
+  auto entry = [&](const char *Tag, llvm::ArrayRef<const Event *> Events) {
+    std::string E = Tag;
+    for (const Event *Ev : Events)
+      shapeOf(*Ev, Rules, E);
+    Entries.push_back(std::move(E));
+  };
+  for (const ProxySummary::ExposedAsync &A : S.UpwardAsync)
+    entry(A.AfterBarrier ? "a!" : "a", {&A.E});
   for (const ProxySummary::ExposedAccess &A : S.DownwardAccesses) {
-    Out += A.Handoff.S ? "d!" : "d";
-    shapeOf(A.E, Rules, Out);
+    std::vector<const Event *> Events{&A.E};
     for (const Event &E : A.ArrivedAfter)
-      shapeOf(E, Rules, Out);
+      Events.push_back(&E);
+    entry(A.Handoff.S ? "d!" : "d", Events);
   }
-  for (const Event &E : S.Arrives) {
-    Out += "r";
-    shapeOf(E, Rules, Out);
-  }
-  for (const Event &E : S.ExitWaits) {
-    Out += "w";
-    shapeOf(E, Rules, Out);
-  }
-  for (const Event &E : S.FencedArrives) {
-    Out += "F";
-    shapeOf(E, Rules, Out);
-  }
-  for (const RoleRelay &R : S.Relays) {
-    Out += "R";
-    shapeOf(R.Wait, Rules, Out);
-    shapeOf(R.Arrive, Rules, Out);
-  }
-  for (const Finding &F : S.Deferred) {
-    Out += std::string("f") + F.R->Name;
-    shapeOf(F.Access, Rules, Out);
-    shapeOf(F.Async, Rules, Out);
-  }
+  for (const Event &E : S.Arrives)
+    entry("r", {&E});
+  for (const Event &E : S.ExitWaits)
+    entry("w", {&E});
+  for (const Event &E : S.FencedArrives)
+    entry("F", {&E});
+  for (const RoleRelay &R : S.Relays)
+    entry("R", {&R.Wait, &R.Arrive});
+  for (const Finding &F : S.Deferred)
+    entry((std::string("f") + F.R->Name).c_str(), {&F.Access, &F.Async});
+  llvm::sort(Entries);
+  Entries.erase(std::unique(Entries.begin(), Entries.end()), Entries.end());
+  std::string Out = llvm::join(Entries, "");
   Out += "|" + std::to_string(S.RoleArrives.size()) + "/" +
          std::to_string(S.RoleWaits.size()) + "/" +
          std::to_string(S.IncomingSurvives) +
@@ -1090,6 +1089,7 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
 const AnalysisStats &Analyzer::stats() {
   Stats.UnresolvedSites = Events.unresolvedCalls();
   Stats.UnresolvedCalls = Stats.UnresolvedSites.size();
+  Stats.ResolvedByMemberName = Events.resolvedByMemberName();
   return Stats;
 }
 Analyzer::~Analyzer() = default;
@@ -1130,6 +1130,7 @@ void AnalysisStats::add(const AnalysisStats &O) {
   UnmatchedSites.insert(UnmatchedSites.end(), O.UnmatchedSites.begin(),
                         O.UnmatchedSites.end());
   UnresolvedCalls += O.UnresolvedCalls;
+  ResolvedByMemberName += O.ResolvedByMemberName;
   UnresolvedSites.insert(UnresolvedSites.end(), O.UnresolvedSites.begin(),
                          O.UnresolvedSites.end());
   HeaderContexts.insert(HeaderContexts.end(), O.HeaderContexts.begin(),
@@ -1155,6 +1156,9 @@ void printStats(const AnalysisStats &S, llvm::raw_ostream &OS) {
   for (const std::string &Site : S.UnresolvedSites)
     OS << "proxyfence: stats: unresolved: " << Site
        << "; its effects are unknown, none assumed\n";
+  OS << "proxyfence: stats: template calls resolved through the classes "
+        "that declare the member: "
+     << S.ResolvedByMemberName << "\n";
 }
 
 void Analyzer::noteRolePair(const Event &Arrive, const Event &Wait,

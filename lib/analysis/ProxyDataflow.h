@@ -103,6 +103,9 @@ struct AnalysisStats {
   /// with `Op op`): neither fences nor async ops are assumed there.
   unsigned UnresolvedCalls = 0;
   std::vector<std::string> UnresolvedSites;
+  /// Calls in patterns on an object of template-parameter type, resolved
+  /// through the classes that declare the member they name.
+  unsigned ResolvedByMemberName = 0;
   /// How each header named through a compilation database was analysed.
   std::vector<std::string> HeaderContexts;
   void add(const AnalysisStats &O);

@@ -220,6 +220,7 @@ std::string writeOutcome(const FileOutcome &O) {
                      {"unmatchedSites", writeStrings(St.UnmatchedSites)},
                      {"unresolvedCalls", St.UnresolvedCalls},
                      {"unresolvedSites", writeStrings(St.UnresolvedSites)},
+                     {"resolvedByMemberName", St.ResolvedByMemberName},
                      {"headerContexts", writeStrings(St.HeaderContexts)}};
   const BlindSpots &B = R.Blind;
   json::Array AsmKinds;
@@ -301,6 +302,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.Stats.UnmatchedSites = In.strings(St, "unmatchedSites");
   R.Stats.UnresolvedCalls = In.num(St, "unresolvedCalls");
   R.Stats.UnresolvedSites = In.strings(St, "unresolvedSites");
+  R.Stats.ResolvedByMemberName = In.num(St, "resolvedByMemberName");
   R.Stats.HeaderContexts = In.strings(St, "headerContexts");
   R.InLibrary = In.num(Doc, "inLibrary");
   R.OutsideFocus = In.num(Doc, "outsideFocus");

@@ -4,6 +4,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -365,11 +366,6 @@ QualType patternType(const Expr *E) {
   return {};
 }
 
-namespace {
-/// The class a type names as the pattern has it: a class, or the pattern
-/// of the class template a dependent specialisation names
-/// (`PipelineTransactionAsync<Stages>` through a member alias), when that
-/// template has no partial or explicit specialisation to choose instead.
 const CXXRecordDecl *classPattern(QualType T) {
   if (T.isNull())
     return nullptr;
@@ -393,6 +389,8 @@ const CXXRecordDecl *classPattern(QualType T) {
   const CXXRecordDecl *RD = CTD->getTemplatedDecl();
   return RD && RD->hasDefinition() ? RD->getDefinition() : nullptr;
 }
+
+namespace {
 
 /// Whether a value of a scalar type may convert to class \p RD: through a
 /// constructor that is not explicit and takes one argument (copy and move
@@ -556,6 +554,24 @@ DependentCallee dependentCallee(const CallExpr *Call) {
           R.Viable.push_back(Op);
           return R;
         }
+  // `tile(r, c)` with `Tile tile(p)` of a class template's specialisation:
+  // that class's call operator.
+  if (isa<DeclRefExpr, MemberExpr>(Callee)) {
+    QualType T = patternType(Callee);
+    if (const CXXRecordDecl *RD =
+            classPattern(T.isNull() ? Callee->getType() : T)) {
+      R.Dependent = true;
+      llvm::SmallVector<const NamedDecl *, 4> Members;
+      lookupMember(RD,
+                   RD->getASTContext().DeclarationNames.getCXXOperatorName(
+                       OO_Call),
+                   Members);
+      for (const NamedDecl *ND : Members)
+        addCandidate(R, ND, Call, -1);
+      preferExactIntegers(R, Call);
+      return R;
+    }
+  }
   if (const auto *ME = dyn_cast<CXXDependentScopeMemberExpr>(Callee)) {
     // `v.operator[](i)` of a visitor storing a lambda: the lambda's call.
     if (ME->getMember().getCXXOverloadedOperator() == OO_Subscript &&
@@ -596,6 +612,63 @@ DependentCallee dependentCallee(const CallExpr *Call) {
   return R;
 }
 
+void MemberNameIndex::addClass(const CXXRecordDecl *RD) {
+  if (RD->isLambda() || !RD->isThisDeclarationADefinition())
+    return;
+  for (const Decl *D : RD->decls()) {
+    const auto *Template = dyn_cast<FunctionTemplateDecl>(D);
+    if (isa<CXXMethodDecl>(Template ? Template->getTemplatedDecl() : D))
+      if (const IdentifierInfo *II = cast<NamedDecl>(D)->getIdentifier())
+        ByName[II].push_back(cast<NamedDecl>(D));
+  }
+  addContext(RD); // its nested classes
+}
+
+void MemberNameIndex::addContext(const DeclContext *DC) {
+  for (const Decl *D : DC->decls()) {
+    if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D))
+      addContext(cast<DeclContext>(D));
+    else if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+      addClass(CT->getTemplatedDecl());
+    else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+      // An explicit instantiation is its template's pattern again.
+      if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+          S && !S->isExplicitSpecialization() &&
+          !isa<ClassTemplatePartialSpecializationDecl>(S))
+        continue;
+      addClass(RD);
+    }
+  }
+}
+
+llvm::SmallVector<const FunctionDecl *, 4>
+MemberNameIndex::candidates(const CallExpr *Call, const ASTContext &Ctx,
+                            unsigned Limit) {
+  const auto *ME = dyn_cast_or_null<CXXDependentScopeMemberExpr>(
+      Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr);
+  if (!ME || ME->isImplicitAccess() || !ME->getMember().isIdentifier() ||
+      memberBaseClass(ME))
+    return {};
+  if (!Built) {
+    Built = true;
+    addContext(Ctx.getTranslationUnitDecl());
+  }
+  auto It = ByName.find(ME->getMember().getAsIdentifierInfo());
+  if (It == ByName.end())
+    return {};
+  DependentCallee R;
+  for (const NamedDecl *ND : It->second)
+    addCandidate(R, ND, Call,
+                 ME->hasExplicitTemplateArgs() ? int(ME->getNumTemplateArgs())
+                                               : -1);
+  llvm::SmallPtrSet<const DeclContext *, 8> Classes;
+  for (const FunctionDecl *F : R.Viable)
+    Classes.insert(F->getDeclContext());
+  if (Classes.size() > Limit)
+    return {};
+  return {R.Viable.begin(), R.Viable.end()};
+}
+
 const CXXMethodDecl *thisCapturedBy(const FunctionDecl *Fn) {
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Fn);
   while (MD && MD->getParent()->isLambda())
@@ -633,6 +706,13 @@ const Expr *memberCallObject(const CallExpr *Call, bool &Arrow,
     return object(UM);
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
     return object(DM);
+  // `tile(r, c)` in a pattern, `tile` an object of a class template's
+  // specialisation: its call operator's object.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee);
+      DRE && isa<VarDecl>(DRE->getDecl()) && Call->isTypeDependent())
+    if (const CXXRecordDecl *RD = classPattern(DRE->getType());
+        RD && !RD->isLambda())
+      return DRE;
   return nullptr;
 }
 

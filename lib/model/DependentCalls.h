@@ -15,6 +15,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -40,6 +41,36 @@ struct DependentCallee {
 /// patternType tells (`v[i]->init(1)`); kept when they can take the call's
 /// number of arguments and explicit template arguments.
 DependentCallee dependentCallee(const clang::CallExpr *Call);
+
+/// Member functions of the translation unit's classes, by name, indexed on
+/// first use. A pattern's `obj.f(args)` on an object whose class it does
+/// not tell (`const TmaOut &out` of template-parameter type) calls one of
+/// the classes that declare an `f`: those are its candidates.
+class MemberNameIndex {
+public:
+  /// The member functions named as \p Call's callee that can take its
+  /// arguments, in every class and class template of the translation unit,
+  /// when \p Call is a member call on such an object; empty otherwise, and
+  /// when more than \p Limit classes declare one (a name too common to tell
+  /// anything).
+  llvm::SmallVector<const clang::FunctionDecl *, 4>
+  candidates(const clang::CallExpr *Call, const clang::ASTContext &Ctx,
+             unsigned Limit);
+
+private:
+  void addContext(const clang::DeclContext *DC);
+  void addClass(const clang::CXXRecordDecl *RD);
+  bool Built = false;
+  llvm::DenseMap<const clang::IdentifierInfo *,
+                 llvm::SmallVector<const clang::NamedDecl *, 2>>
+      ByName;
+};
+
+/// The class a type names as the pattern has it: a class, or the pattern
+/// of the class template a dependent specialisation names
+/// (`PipelineTransactionAsync<Stages>` through a member alias), when that
+/// template has no partial or explicit specialisation to choose instead.
+const clang::CXXRecordDecl *classPattern(clang::QualType T);
 
 /// `v[i]` in a pattern, \p Object being `v`, a local variable of a class
 /// template whose `operator[]` returns what a callable it stores returns for

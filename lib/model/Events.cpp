@@ -344,6 +344,18 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
     return std::nullopt;
   if (D.Viable.size() > 1 && sameEffects(D.Viable))
     return callOf(Call, D.Viable.front(), Fn, Out);
+  // `out.store(p, c)` on an object of template-parameter type: the classes
+  // of the translation unit that declare a `store` for these arguments, when
+  // they all do one thing the analyses see. Several that differ, or that do
+  // nothing, say nothing of which one the instantiation passes.
+  if (D.Viable.empty()) {
+    llvm::SmallVector<const FunctionDecl *, 4> Named =
+        Members.candidates(Call, Fn->getASTContext(), MaxClassesByName);
+    if (!Named.empty() && !hasNoEffect(Named.front()) && sameEffects(Named)) {
+      ResolvedByName.insert(Call);
+      return callOf(Call, Named.front(), Fn, Out);
+    }
+  }
   // An operator on dependent operands may be the built-in one: not a call.
   if (isa<CXXOperatorCallExpr>(Call))
     return std::nullopt;

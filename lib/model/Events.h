@@ -211,6 +211,9 @@ public:
   const std::vector<std::string> &unresolvedCalls() const {
     return UnresolvedSites;
   }
+  /// Calls of template patterns resolved through the classes that declare
+  /// the member they name (DependentCalls.h: MemberNameIndex).
+  unsigned resolvedByMemberName() const { return ResolvedByName.size(); }
   /// The same calls as statements.
   const llvm::DenseSet<const clang::Stmt *> &unresolvedStatements() const {
     return Unresolved;
@@ -285,6 +288,11 @@ private:
   std::function<std::string(const clang::FunctionDecl *)> EffectShape;
   llvm::DenseSet<const clang::Stmt *> Unresolved;
   std::vector<std::string> UnresolvedSites;
+  /// More classes declaring a member of one name than this: too common a
+  /// name (`copy`, `get`) to stand for the instantiation's class.
+  static constexpr unsigned MaxClassesByName = 8;
+  MemberNameIndex Members;
+  llvm::DenseSet<const clang::Stmt *> ResolvedByName;
   OwnFences Own;
 };
 

@@ -456,9 +456,20 @@ AliasSet MemoryModel::objectOf(const Expr *E, const FunctionDecl *Fn) {
     S.merge(objectOf(CO->getFalseExpr(), Fn));
     return S;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E))
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
     // Only a call returning a reference designates an existing object.
-    return Call->isGLValue() ? callValue(Call, Fn) : AliasSet();
+    if (Call->isGLValue())
+      return callValue(Call, Fn);
+    // A pattern's call waits for the instantiation to have a value
+    // category; its one candidate's return type tells it (`tile.at(r, c)`).
+    if (Call->isTypeDependent()) {
+      DependentCallee D = dependentCallee(Call);
+      if (D.Viable.size() == 1 &&
+          D.Viable.front()->getReturnType()->isReferenceType())
+        return callValue(Call, Fn);
+    }
+    return {};
+  }
   return {};
 }
 
@@ -627,6 +638,13 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   }
   if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
     return valueOf(BT->getSubExpr(), Fn);
+  if (const auto *UC = dyn_cast<CXXUnresolvedConstructExpr>(E))
+    return patternConstructed(UC->getTypeAsWritten(),
+                              {UC->arg_begin(), UC->arg_end()}, Fn);
+  if (const auto *IL = dyn_cast<InitListExpr>(E);
+      IL && IL->getType()->isDependentType())
+    return patternConstructed(IL->getType(),
+                              {IL->getInits(), IL->getNumInits()}, Fn);
   if (std::optional<UnaryOperation> U = unaryOperation(E)) {
     if (U->Opcode == UO_AddrOf)
       return objectOf(U->Operand, Fn);
@@ -882,8 +900,17 @@ AliasSet MemoryModel::varValue(const VarDecl *V, const FunctionDecl *Fn) {
   AliasSet S;
   // Copy: resolving a value may index another function and grow the map.
   llvm::SmallVector<const Expr *, 4> Values = assignments(V);
-  for (const Expr *Value : Values)
+  for (const Expr *Value : Values) {
+    // `Tile t(p);` in a pattern: constructor arguments with no type yet.
+    if (const auto *PL = dyn_cast<ParenListExpr>(Value)) {
+      llvm::SmallVector<const Expr *, 4> Args;
+      for (unsigned I = 0; I < PL->getNumExprs(); ++I)
+        Args.push_back(PL->getExpr(I));
+      S.merge(patternConstructed(V->getType(), Args, Owner ? Owner : Fn));
+      continue;
+    }
     S.merge(valueOf(Value, Owner ? Owner : Fn));
+  }
   InProgress.erase(V);
   VarValues[V] = S;
   return S;
@@ -951,6 +978,18 @@ public:
 };
 } // namespace
 
+/// The one value a member initialiser gives: `base(p)` in a pattern is a
+/// list of one expression, with no type until the instantiation.
+static const Expr *initializerValue(const Expr *Init) {
+  if (const auto *PL = dyn_cast<ParenListExpr>(Init);
+      PL && PL->getNumExprs() == 1)
+    return PL->getExpr(0);
+  if (const auto *IL = dyn_cast<InitListExpr>(Init);
+      IL && IL->getNumInits() == 1 && IL->getType()->isDependentType())
+    return IL->getInit(0);
+  return Init;
+}
+
 AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
   // `using Base::Base;` passes its arguments on unchanged.
   if (Ctor->isInheritingConstructor())
@@ -970,7 +1009,7 @@ AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
   if (const auto *CD = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *Init : CD->inits())
       if (Init->isWritten() || Init->isBaseInitializer())
-        S.merge(valueOf(Init->getInit(), Def));
+        S.merge(valueOf(initializerValue(Init->getInit()), Def));
   FieldStoreCollector FC;
   FC.TraverseStmt(Def->getBody());
   for (const Expr *V : FC.Values)
@@ -1497,6 +1536,29 @@ AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
     }
   }
   return Out;
+}
+
+AliasSet MemoryModel::patternConstructed(QualType T,
+                                         ArrayRef<const Expr *> Args,
+                                         const FunctionDecl *Fn) {
+  const CXXRecordDecl *RD = classPattern(T);
+  if (!RD)
+    return {};
+  const CXXConstructorDecl *Only = nullptr;
+  for (const CXXConstructorDecl *CD : RD->ctors()) {
+    if (CD->isCopyOrMoveConstructor() ||
+        Args.size() < CD->getMinRequiredArguments() ||
+        Args.size() > CD->getNumParams())
+      continue;
+    if (Only)
+      return {};
+    Only = CD;
+  }
+  if (!Only)
+    return {};
+  return bindArguments(*this, ctorValue(Only), Only, Fn, [&](unsigned K) {
+    return K < Args.size() ? Args[K] : nullptr;
+  });
 }
 
 AliasSet MemoryModel::substitute(const AliasSet &S, const CXXConstructExpr *Ctor,

@@ -172,6 +172,12 @@ private:
   /// initialisers, assignments to `this->f` in its body), in terms of its
   /// parameters: a descriptor object built from a tile's address.
   AliasSet ctorValue(const clang::CXXConstructorDecl *Ctor);
+  /// `Tile t(p)`, `Tile{p}`, `Tile(p)` in a pattern, `Tile` a class
+  /// template's specialisation: what the one constructor of its pattern that
+  /// takes \p Args stores from them. Empty when none or several could.
+  AliasSet patternConstructed(clang::QualType T,
+                              llvm::ArrayRef<const clang::Expr *> Args,
+                              const clang::FunctionDecl *Fn);
   AliasSet callValue(const clang::CallExpr *Call, const clang::FunctionDecl *Fn);
   /// The allocator object of \p Call when it calls a bump allocator: a
   /// member that returns its pointer field's value and then advances the
