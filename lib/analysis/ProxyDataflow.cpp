@@ -1072,9 +1072,14 @@ std::string effectShape(const ProxySummary &S,
 Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
     : Ctx(Ctx), Rules(Rules.begin(), Rules.end()), Memory(Ctx), Binder(Ctx),
       Events(Memory, Stats.AsmStatements, Stats.AsmInstructions) {
-  Events.setNoEffect([this](const FunctionDecl *Def) {
+  Events.setNoEffect([this](const FunctionDecl *Def, bool ReadsCount) {
     const ProxySummary &S = analyze(Def);
-    return S.UpwardAsync.empty() && S.DownwardAccesses.empty() &&
+    auto isRead = [](const ProxySummary::ExposedAccess &A) {
+      return A.E.Kind == EffectKind::GenericRead;
+    };
+    return S.UpwardAsync.empty() &&
+           (ReadsCount ? S.DownwardAccesses.empty()
+                       : llvm::all_of(S.DownwardAccesses, isRead)) &&
            S.Arrives.empty() && S.ExitWaits.empty() && S.Deferred.empty() &&
            S.RoleArrives.empty() && S.RoleWaits.empty() &&
            S.Relays.empty() && S.FencedArrives.empty() &&

@@ -937,11 +937,16 @@ bool PatternReads::isRead(const Expr *E, const FunctionDecl *Fn) {
   // element (`return storage;` in `T *begin()`).
   if (!E->getType().isNull() && E->getType()->isArrayType())
     return false;
-  // `s.f` of a dependent `s` reads a data member, not a member function
-  // it names to call (`smem.bars[i].wait(p)`).
+  // `s.f` of a dependent `s` is read only when it names a data member that
+  // is not an array: a member function is named to be called
+  // (`smem.bars[i].wait(p)`), an array decays to a pointer (`s.full_bar`
+  // with `uint64_t full_bar[kStages]`).
   if (const auto *DM = dyn_cast<CXXDependentScopeMemberExpr>(E);
-      DM && !DM->isImplicitAccess() && !patternField(DM))
-    return false;
+      DM && !DM->isImplicitAccess()) {
+    const FieldDecl *FD = patternField(DM);
+    if (!FD || FD->getType()->isArrayType())
+      return false;
+  }
   // An lvalue of known type, used as a dependent operator's operand.
   if (!E->isTypeDependent() &&
       isa<ArraySubscriptExpr, MemberExpr, UnaryOperator>(E)) {

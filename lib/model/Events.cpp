@@ -346,12 +346,30 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
     return callOf(Call, D.Viable.front(), Fn, Out);
   // `out.store(p, c)` on an object of template-parameter type: the classes
   // of the translation unit that declare a `store` for these arguments, when
-  // they all do one thing the analyses see. Several that differ, or that do
-  // nothing, say nothing of which one the instantiation passes.
+  // those that write, synchronise, fence or issue async operations all do
+  // the same. Those that only read (a class this configuration compiles to
+  // a trap, a placeholder) are not what a caller passes for the effect;
+  // several that differ say nothing of which one the instantiation passes.
   if (D.Viable.empty()) {
     llvm::SmallVector<const FunctionDecl *, 4> Named =
         Members.candidates(Call, Fn->getASTContext(), MaxClassesByName);
-    if (!Named.empty() && !hasNoEffect(Named.front()) && sameEffects(Named)) {
+    llvm::erase_if(Named, [&](const FunctionDecl *F) {
+      return hasNoEffect(F, /*ReadsCount=*/false);
+    });
+    // A callee known by its name only is trusted where the addresses it is
+    // given are known: one the model cannot place would make a guessed async
+    // operation meet every access. (A pointer, or a value whose type waits
+    // for the instantiation; braced coordinates are neither.)
+    auto unplaced = [&](const Expr *Arg) {
+      QualType T = Arg->getType();
+      if (isa<InitListExpr>(Arg->IgnoreParenImpCasts()) ||
+          (!T->isPointerType() && !T->isDependentType()))
+        return false;
+      AliasSet S = Memory.valueOf(Arg, Fn);
+      return S.empty() || S.isUnknown();
+    };
+    if (!Named.empty() && llvm::none_of(Call->arguments(), unplaced) &&
+        sameEffects(Named)) {
       ResolvedByName.insert(Call);
       return callOf(Call, Named.front(), Fn, Out);
     }
@@ -402,10 +420,10 @@ bool EventExtractor::isCallOnArrayElement(const CallExpr *Call) {
   return Obj && isa<ArraySubscriptExpr>(Obj->IgnoreParenImpCasts());
 }
 
-bool EventExtractor::hasNoEffect(const FunctionDecl *F) {
+bool EventExtractor::hasNoEffect(const FunctionDecl *F, bool ReadsCount) {
   const FunctionDecl *Def = nullptr;
   if (F->hasBody(Def) && Def && Def->getBody())
-    return NoEffect && NoEffect(Def);
+    return NoEffect && NoEffect(Def, ReadsCount);
   return bodilessEffects(F->getQualifiedNameAsString(),
                          F->getDeclName().isIdentifier() ? F->getName() : "",
                          User)

@@ -220,7 +220,9 @@ public:
   }
   /// Whether a function with a body does nothing the analyses see: several
   /// such candidates of a dependent call are as good as one.
-  void setNoEffect(std::function<bool(const clang::FunctionDecl *)> F) {
+  /// With \p ReadsCount false: nothing but generic-proxy reads.
+  void setNoEffect(
+      std::function<bool(const clang::FunctionDecl *, bool ReadsCount)> F) {
     NoEffect = std::move(F);
   }
   /// A key of what a function with a body does, as the analyses see it:
@@ -250,7 +252,7 @@ private:
   std::optional<CallSite> dependentCall(const clang::CallExpr *Call,
                                         const clang::FunctionDecl *Fn,
                                         Sink Out);
-  bool hasNoEffect(const clang::FunctionDecl *F);
+  bool hasNoEffect(const clang::FunctionDecl *F, bool ReadsCount = true);
   static bool isCallOnArrayElement(const clang::CallExpr *Call);
   /// Whether every candidate has a body and the same effects as the first.
   bool sameEffects(llvm::ArrayRef<const clang::FunctionDecl *> Candidates);
@@ -284,7 +286,7 @@ private:
   llvm::DenseSet<const clang::Stmt *> Counted;
   const VocabularyTable *User = nullptr;
   std::unique_ptr<PatternReads> Reads = std::make_unique<PatternReads>();
-  std::function<bool(const clang::FunctionDecl *)> NoEffect;
+  std::function<bool(const clang::FunctionDecl *, bool)> NoEffect;
   std::function<std::string(const clang::FunctionDecl *)> EffectShape;
   llvm::DenseSet<const clang::Stmt *> Unresolved;
   std::vector<std::string> UnresolvedSites;

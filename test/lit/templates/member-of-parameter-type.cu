@@ -4,20 +4,23 @@
 // - `out.store_async(tile(0, 0), c)` on an object of template-parameter type
 //   calls one of the classes of the translation unit that declare a
 //   `store_async` for those arguments; the 2-D and 3-D maps both issue a TMA
-//   store of their first argument, so the call is a TMA store;
+//   store of their first argument, so the call is a TMA store (the 4-D map,
+//   which only traps here, is set aside);
 // - `Tile tile(buf)` runs the one constructor of the view's class template
 //   that takes one argument, so `tile.at(r, c)` and `tile(0, 0)` are `buf`.
 // The write through the view, then the store with no fence, is reported; a
 // write to another buffer is not; a member whose classes differ (one stores,
-// one only copies with the generic proxy) stays unresolved.
+// one only copies with the generic proxy) stays unresolved, and so does one
+// given an address the model cannot place.
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --stats %t.cu -- 2>&1 | FileCheck %s
-// CHECK: member-of-parameter-type.cu.tmp.cu:[[@LINE+65]]:5: warning: TMA store reads shared memory 'out_buf' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
-// CHECK: member-of-parameter-type.cu.tmp.cu:[[@LINE+61]]:3: note: generic-proxy write to 'out_buf' here
+// CHECK: member-of-parameter-type.cu.tmp.cu:[[@LINE+77]]:5: warning: TMA store reads shared memory 'out_buf' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: member-of-parameter-type.cu.tmp.cu:[[@LINE+73]]:3: note: generic-proxy write to 'out_buf' here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 1 finding in 1 file
-// CHECK: proxyfence: stats: template calls left unresolved: 1
-// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}member-of-parameter-type.cu.tmp.cu:[[@LINE+83]]:5: 'flush'
+// CHECK: proxyfence: stats: template calls left unresolved: 2
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}member-of-parameter-type.cu.tmp.cu:[[@LINE+95]]:5: 'flush'
+// CHECK-NEXT: proxyfence: stats: unresolved: {{.*}}member-of-parameter-type.cu.tmp.cu:[[@LINE+104]]:5: 'store_async'
 // CHECK-NEXT: proxyfence: stats: template calls resolved through the classes that declare the member: 2
 // RUN: %proxyfence --fix --quiet %t.cu --
 // RUN: %proxyfence %t.cu -- 2>&1 | FileCheck --check-prefix=CLEAN %s
@@ -55,6 +58,17 @@ template <typename T> struct Tma3d {
     asm volatile("cp.async.bulk.tensor.1d.global.shared::cta.bulk_group "
                  "[%0, {%2}], [%1];"
                  :: "l"(desc), "r"(s), "r"(0) : "memory");
+  }
+};
+
+// What this configuration compiles a 4-D map to: a trap. It does nothing
+// that a caller passes the class for, so it does not stand in the way.
+template <typename T> struct Tma4d {
+  const void *desc;
+  __device__ void store_async(const T *smem, int c) const {
+    int coords[4] = {c, 0, 0, 0};
+    if (coords[0] >= 0)
+      asm volatile("trap;");
   }
 };
 
@@ -101,4 +115,14 @@ __device__ void flush_tile(const TmaOut &out, T *gmem) {
   __syncthreads();
   if (threadIdx.x == 0)
     out.flush(tile, gmem);
+}
+
+// An address the model cannot place (loaded from memory): a callee known by
+// its name only is not trusted with it, so the call stays unresolved.
+template <typename T, typename TmaOut>
+__device__ void store_loaded(const TmaOut &out, T *const *where, int c) {
+  reinterpret_cast<T *>(out_buf)[threadIdx.x] = T(4);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out.store_async(*where, c);
 }
