@@ -1,5 +1,6 @@
 //===- HeaderTU.cpp - the translation unit to analyse a header in ---------===//
 #include "frontend/HeaderTU.h"
+#include "frontend/CompileArgs.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -403,16 +404,47 @@ cheapestInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
 }
 } // namespace
 
+/// The lower-case words of a file name's stem (`flash_fwd_hdim64_sm90`:
+/// flash, fwd, hdim64, sm90).
+static std::set<std::string> nameWords(llvm::StringRef Path) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::sys::path::stem(Path).split(Parts, '_', -1, /*KeepEmpty=*/false);
+  std::set<std::string> Words;
+  for (llvm::StringRef P : Parts)
+    for (llvm::StringRef W : llvm::split(P, '-'))
+      if (!W.empty())
+        Words.insert(W.lower());
+  return Words;
+}
+
+/// The word a file name built for \p Arch carries (`sm90` for sm_90a,
+/// `sm100` for sm_100f); empty for none.
+static std::string archNameWord(llvm::StringRef Arch) {
+  if (!Arch.consume_front("sm_"))
+    return {};
+  llvm::StringRef Digits = Arch.take_while(llvm::isDigit);
+  return Digits.empty() ? std::string() : "sm" + Digits.str();
+}
+
 std::optional<HeaderContext>
 includingSourceInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
                       bool GitWorkTree, const std::vector<std::string> &Args) {
   auto IsSource = [](llvm::StringRef Name) {
     return llvm::sys::path::extension(Name) == ".cu";
   };
-  // The fewest #include steps.
-  auto Hops = [](IncludeScanner &S, const std::string &File,
-                 const TreeSearch &T, const std::string &Target) {
-    return S.hops(File, T.Path, Target);
+  // The fewest #include steps; of sources as near, one whose name says it
+  // is built for the target architecture (`flash_bwd_hdim128_sm90.cu` for
+  // sm_90a), as generated instantiation files are named: one for another
+  // architecture may compile the header's code away.
+  std::string ArchWord = archNameWord(targetArch(Args, ""));
+  auto Hops = [&](IncludeScanner &S, const std::string &File,
+                  const TreeSearch &T,
+                  const std::string &Target) -> std::optional<unsigned> {
+    std::optional<unsigned> H = S.hops(File, T.Path, Target);
+    if (!H)
+      return H;
+    bool ForTarget = !ArchWord.empty() && nameWords(File).count(ArchWord);
+    return *H * 2 + (ForTarget ? 0 : 1);
   };
   RatedFiles Including;
   std::optional<HeaderContext> Best = cheapestInTree(
@@ -437,19 +469,6 @@ includingHeaderInTree(llvm::StringRef Header, llvm::StringRef ProjectRoot,
   };
   return cheapestInTree(Header, ProjectRoot, GitWorkTree, Args, isHeaderName,
                         Distance);
-}
-
-/// The lower-case words of a file name's stem (`flash_fwd_hdim64_sm90`:
-/// flash, fwd, hdim64, sm90).
-static std::set<std::string> nameWords(llvm::StringRef Path) {
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  llvm::sys::path::stem(Path).split(Parts, '_', -1, /*KeepEmpty=*/false);
-  std::set<std::string> Words;
-  for (llvm::StringRef P : Parts)
-    for (llvm::StringRef W : llvm::split(P, '-'))
-      if (!W.empty())
-        Words.insert(W.lower());
-  return Words;
 }
 
 std::string mostDifferentSource(

@@ -196,6 +196,23 @@ private:
 
 } // namespace
 
+AliasSet cuteTensorPointee(const Expr *E, const FunctionDecl *Fn,
+                           MemoryModel &Memory) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreImplicitAsWritten()->IgnoreParens());
+  if (!Call)
+    return {};
+  // A conversion of such a pointer (`raw_pointer_cast(p)`,
+  // `cast_smem_ptr_to_uint(p)`): the same address.
+  if (Call->getNumArgs() == 1)
+    return cuteTensorPointee(Call->getArg(0), Fn, Memory);
+  // The tensor's iterator, as containers name it.
+  Callee C = calleeOf(Call);
+  if (Call->getNumArgs() || !C.Object || (C.Name != "data" && C.Name != "begin"))
+    return {};
+  Tensor T = TensorReader(Fn, Memory).of(C.Object);
+  return T.Kind == Tensor::Shared ? T.Mem : AliasSet();
+}
+
 std::optional<CuteCopy> cuteCopyOf(const CallExpr *Call, const FunctionDecl *Fn,
                                    MemoryModel &Memory) {
   if (Call->getNumArgs() != 3 || !isCuteCopy(Call))

@@ -40,6 +40,13 @@ std::optional<CuteCopy> cuteCopyOf(const clang::CallExpr *Call,
                                    const clang::FunctionDecl *Fn,
                                    MemoryModel &Memory);
 
+/// The shared memory \p E points into when it is the iterator of a CuTe
+/// tensor made over shared memory (`sD.data()`, `sD(_, stage).begin()`), or
+/// a one-argument conversion of one (`raw_pointer_cast(sD.data())`); empty
+/// otherwise.
+AliasSet cuteTensorPointee(const clang::Expr *E, const clang::FunctionDecl *Fn,
+                           MemoryModel &Memory);
+
 } // namespace proxyfence
 
 #endif

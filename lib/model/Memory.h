@@ -246,6 +246,8 @@ private:
                  llvm::SmallVector<const clang::Expr *, 4>>
       Assigned;
   llvm::DenseMap<const void *, bool> InProgress;
+  /// Reading a CuTe tensor (CuteCopies.h) asks for values again: once.
+  bool InCuteTensor = false;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseMap<const clang::VarDecl *,
                                 std::pair<int64_t, int64_t>>>

@@ -18,6 +18,9 @@ template <class T> struct smem_ptr { T *ptr; };
 template <class T> struct gmem_ptr { T *ptr; };
 template <class T> __device__ smem_ptr<T> make_smem_ptr(T *p) { return {p}; }
 template <class T> __device__ gmem_ptr<T> make_gmem_ptr(T *p) { return {p}; }
+template <class T> __device__ T *raw_pointer_cast(T *p) { return p; }
+template <class T> __device__ T *raw_pointer_cast(smem_ptr<T> p) { return p.ptr; }
+template <class T> __device__ T *raw_pointer_cast(gmem_ptr<T> p) { return p.ptr; }
 
 template <class Shape> struct Layout { Shape shape; };
 template <class Shape> __device__ Layout<Shape> make_layout(Shape s) { return {s}; }
