@@ -1085,6 +1085,9 @@ Analyzer::Analyzer(ASTContext &Ctx, llvm::ArrayRef<const Rule *> Rules)
            S.Relays.empty() && S.FencedArrives.empty() &&
            S.IncomingSurvives && !S.IncomingCrossesBarrier;
   });
+  Events.setFencesIncoming([this](const FunctionDecl *Def) {
+    return !analyze(Def).IncomingSurvives;
+  });
   Events.setEffectShape(
       [this](const FunctionDecl *Def) {
         return effectShape(analyze(Def), this->Rules);

@@ -368,8 +368,15 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
       AliasSet S = Memory.valueOf(Arg, Fn);
       return S.empty() || S.isUnknown();
     };
+    // Nor is it trusted to fence: that would hide what it cannot show (the
+    // callback classes whose `postreduce` fences, beside those that do
+    // nothing).
+    auto fences = [&](const FunctionDecl *F) {
+      const FunctionDecl *Def = nullptr;
+      return FencesIncoming && F->hasBody(Def) && Def && FencesIncoming(Def);
+    };
     if (!Named.empty() && llvm::none_of(Call->arguments(), unplaced) &&
-        sameEffects(Named)) {
+        sameEffects(Named) && !fences(Named.front())) {
       ResolvedByName.insert(Call);
       return callOf(Call, Named.front(), Fn, Out);
     }

@@ -225,6 +225,11 @@ public:
       std::function<bool(const clang::FunctionDecl *, bool ReadsCount)> F) {
     NoEffect = std::move(F);
   }
+  /// Whether every path through a function with a body fences what reaches
+  /// it.
+  void setFencesIncoming(std::function<bool(const clang::FunctionDecl *)> F) {
+    FencesIncoming = std::move(F);
+  }
   /// A key of what a function with a body does, as the analyses see it:
   /// candidates of a dependent call with equal keys act as one.
   void setEffectShape(
@@ -287,6 +292,7 @@ private:
   const VocabularyTable *User = nullptr;
   std::unique_ptr<PatternReads> Reads = std::make_unique<PatternReads>();
   std::function<bool(const clang::FunctionDecl *, bool)> NoEffect;
+  std::function<bool(const clang::FunctionDecl *)> FencesIncoming;
   std::function<std::string(const clang::FunctionDecl *)> EffectShape;
   llvm::DenseSet<const clang::Stmt *> Unresolved;
   std::vector<std::string> UnresolvedSites;
