@@ -639,13 +639,19 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
   }
   if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
     return valueOf(BT->getSubExpr(), Fn);
+  // `Tile(p)`, `Tile{p}` in a pattern: what a constructor stores (an
+  // aggregate's braces are read below).
   if (const auto *UC = dyn_cast<CXXUnresolvedConstructExpr>(E))
-    return patternConstructed(UC->getTypeAsWritten(),
-                              {UC->arg_begin(), UC->arg_end()}, Fn);
+    if (AliasSet S = patternConstructed(UC->getTypeAsWritten(),
+                                        {UC->arg_begin(), UC->arg_end()}, Fn);
+        !S.empty())
+      return S;
   if (const auto *IL = dyn_cast<InitListExpr>(E);
       IL && IL->getType()->isDependentType())
-    return patternConstructed(IL->getType(),
-                              {IL->getInits(), IL->getNumInits()}, Fn);
+    if (AliasSet S = patternConstructed(IL->getType(),
+                                        {IL->getInits(), IL->getNumInits()}, Fn);
+        !S.empty())
+      return S;
   if (std::optional<UnaryOperation> U = unaryOperation(E)) {
     if (U->Opcode == UO_AddrOf)
       return objectOf(U->Operand, Fn);
