@@ -295,6 +295,16 @@ std::optional<CallSite> EventExtractor::callOf(const CallExpr *Call,
   return std::nullopt;
 }
 
+EventExtractor::EventExtractor(MemoryModel &Memory, unsigned &AsmStatements,
+                               unsigned &AsmInstructions)
+    : Memory(Memory), AsmStatements(AsmStatements),
+      AsmInstructions(AsmInstructions) {
+  // The memory model asks here how a CuTe tensor reads (CuteCopies.h).
+  Memory.setTensorPointee([&Memory](const Expr *E, const FunctionDecl *Fn) {
+    return cuteTensorPointee(E, Fn, Memory);
+  });
+}
+
 std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
                                                       const FunctionDecl *Fn,
                                                       Sink Out) {

@@ -188,9 +188,7 @@ public:
   /// Counts the asm statements and PTX instructions read into the two
   /// counters.
   EventExtractor(MemoryModel &Memory, unsigned &AsmStatements,
-                 unsigned &AsmInstructions)
-      : Memory(Memory), AsmStatements(AsmStatements),
-        AsmInstructions(AsmInstructions) {}
+                 unsigned &AsmInstructions);
 
   /// Passes the events \p S performs itself to \p Out in program order, each
   /// with an ordinal naming it stably within \p S. When \p S calls a function

@@ -1,7 +1,6 @@
 //===- Memory.cpp - which shared-memory object an access touches ----------===//
 #include "model/Memory.h"
 #include "model/BumpAllocator.h"
-#include "model/CuteCopies.h"
 #include "model/DependentCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -688,9 +687,10 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     // A pattern's pointer into a CuTe tensor of shared memory
     // (`raw_pointer_cast(sD.data())` with `sD = make_tensor(make_smem_ptr(p),
     // layout)`): the tensor's own reading, where lookup says nothing.
-    if (S.empty() && Call->isTypeDependent() && !InCuteTensor) {
+    if (S.empty() && Call->isTypeDependent() && TensorPointee &&
+        !InCuteTensor) {
       InCuteTensor = true;
-      S = cuteTensorPointee(Call, Fn, *this);
+      S = TensorPointee(Call, Fn);
       InCuteTensor = false;
     }
     return S;

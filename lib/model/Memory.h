@@ -9,6 +9,7 @@
 #include "model/SymbolicPlace.h"
 #include "model/ThreadGroups.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -138,6 +139,14 @@ private:
 /// of bodies are cached, so each function is walked once.
 class MemoryModel {
 public:
+  /// Where a pattern's pointer into a CuTe tensor points
+  /// (`raw_pointer_cast(sD.data())`), for calls lookup says nothing of: set
+  /// by the event extractor, which reads tensors (CuteCopies.h).
+  void setTensorPointee(
+      std::function<AliasSet(const clang::Expr *, const clang::FunctionDecl *)>
+          F) {
+    TensorPointee = std::move(F);
+  }
   explicit MemoryModel(clang::ASTContext &Ctx) : Ctx(Ctx), Groups(Ctx) {
     resetPlaces();
   }
@@ -246,8 +255,10 @@ private:
                  llvm::SmallVector<const clang::Expr *, 4>>
       Assigned;
   llvm::DenseMap<const void *, bool> InProgress;
-  /// Reading a CuTe tensor (CuteCopies.h) asks for values again: once.
+  /// Reading a CuTe tensor asks for values again: once.
   bool InCuteTensor = false;
+  std::function<AliasSet(const clang::Expr *, const clang::FunctionDecl *)>
+      TensorPointee;
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseMap<const clang::VarDecl *,
                                 std::pair<int64_t, int64_t>>>
