@@ -77,6 +77,8 @@ inline bool isThreadHandoff(const Event &E) {
 std::vector<const clang::FunctionDecl *>
 entryRoots(llvm::ArrayRef<const clang::FunctionDecl *> Roots);
 
+/// \p Events must have extracted the roots' code already (the proxy
+/// analysis): a rule whose events it never met returns at once.
 std::vector<OrderFinding>
 findTcgen05Order(clang::ASTContext &Ctx, EventExtractor &Events,
                  llvm::ArrayRef<const clang::FunctionDecl *> Roots);

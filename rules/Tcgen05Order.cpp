@@ -184,6 +184,11 @@ std::string syncName(const Event &E) {
 std::vector<OrderFinding>
 findTcgen05Order(ASTContext &Ctx, EventExtractor &Events,
                  llvm::ArrayRef<const FunctionDecl *> Roots) {
+  // Every finding is about a tcgen05 operation or deallocation: with none
+  // met by the proxy analysis of the same roots, the paths need no walk.
+  if (!Events.extracted(EffectKind::TmemAccess) &&
+      !Events.extracted(EffectKind::TmemDealloc))
+    return {};
   const SourceManager &SM = Ctx.getSourceManager();
   PathFlowSpec Spec{step, isThreadSync, [](const Event &E) {
                       return E.Kind == EffectKind::TmemAccess ||

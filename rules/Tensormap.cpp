@@ -186,6 +186,10 @@ std::string mapAddress(const Stmt *S, const ASTContext &Ctx) {
 std::vector<OrderFinding>
 findTensormapOrder(ASTContext &Ctx, EventExtractor &Events,
                    llvm::ArrayRef<const FunctionDecl *> Roots) {
+  // Every finding needs a root that modifies a map: with no map written in
+  // what the proxy analysis of the same roots met, the paths need no walk.
+  if (!Events.extracted(EffectKind::TensormapWrite))
+    return {};
   PathFlowSpec Spec{step, writesUsableMap, [](const Event &E) {
                       return usesMap(E) || isThreadHandoff(E) ||
                              writesUsableMap(E);

@@ -159,6 +159,7 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink All,
                         const Bindings *B) {
   // An access in an arm that runs only off shared memory is none of it.
   auto Kept = [&](const Event &E, unsigned Ordinal) {
+    KindsSeen |= kindBit(E.Kind);
     if (!isGenericAccess(E) || !Guards.excludesShared(S, Fn, E.Mem))
       All(E, Ordinal);
   };

@@ -212,6 +212,10 @@ public:
   /// Calls of template patterns resolved through the classes that declare
   /// the member they name (DependentCalls.h: MemberNameIndex).
   unsigned resolvedByMemberName() const { return ResolvedByName.size(); }
+  /// Whether any statement extracted so far performed an event of kind
+  /// \p K: a rule that needs one has nothing to look for in a translation
+  /// unit whose analysis met none.
+  bool extracted(EffectKind K) const { return KindsSeen & kindBit(K); }
   /// The same calls as statements.
   const llvm::DenseSet<const clang::Stmt *> &unresolvedStatements() const {
     return Unresolved;
@@ -242,6 +246,8 @@ public:
   }
 
 private:
+  static uint64_t kindBit(EffectKind K) { return uint64_t(1) << unsigned(K); }
+  uint64_t KindsSeen = 0;
   void asmStmt(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *Fn,
                Sink Out);
   void bodilessCall(const clang::CallExpr *Call,
