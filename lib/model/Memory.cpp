@@ -193,6 +193,13 @@ bool AliasSet::hasParamPlace() const {
   return false;
 }
 
+bool AliasSet::hasParamGroup() const {
+  for (const MemRoot &R : Roots)
+    if (R.PrivateTo && R.PrivateTo->ByParam)
+      return true;
+  return false;
+}
+
 bool AliasSet::hasParamOrThis() const {
   for (const MemRoot &R : Roots)
     if (R.Kind == MemRoot::Param || R.Kind == MemRoot::This ||
@@ -1407,12 +1414,13 @@ static AliasSet bindArguments(MemoryModel &M, const AliasSet &S,
                               const FunctionDecl *Callee,
                               const FunctionDecl *Caller,
                               llvm::function_ref<const Expr *(unsigned)> Arg) {
-  if (!S.hasParamOrThis() && !S.hasParamPlace())
+  if (!S.hasParamOrThis() && !S.hasParamPlace() && !S.hasParamGroup())
     return S;
   AliasSet Out;
   if (S.isUnknown())
     Out = AliasSet::unknown();
-  for (const MemRoot &R : S.roots()) {
+  for (const MemRoot &Unbound : S.roots()) {
+    MemRoot R = M.bindGroup(Unbound, Callee, Arg);
     if (!isCallerBound(R))
       Out.add(bindPlace(R, Caller, M.context(), Arg));
     else if (capturedParam(R, Callee))
@@ -1499,56 +1507,86 @@ const Expr *MemoryModel::argFor(const CallExpr *Call, const FunctionDecl *Callee
   return Param < Call->getNumArgs() ? Call->getArg(Param) : nullptr;
 }
 
+MemRoot MemoryModel::bindGroup(MemRoot R, const FunctionDecl *Callee,
+                               llvm::function_ref<const Expr *(unsigned)> Arg) {
+  const ParmVarDecl *P = R.PrivateTo ? R.PrivateTo->ByParam : nullptr;
+  const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  if (!Owner || !Callee)
+    return R;
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (Owner->getCanonicalDecl() != Callee->getCanonicalDecl() &&
+      !(Pattern && Owner->getCanonicalDecl() == Pattern->getCanonicalDecl()))
+    return R; // a parameter a lambda captured: bound further out
+  const Expr *A = Arg(P->getFunctionScopeIndex());
+  R.PrivateTo = A ? Groups.separatedBy(A) : std::nullopt;
+  return R;
+}
+
 AliasSet MemoryModel::substitute(const AliasSet &S, const CallExpr *Call,
                                  const FunctionDecl *Callee,
                                  const FunctionDecl *Caller) {
-  if (!S.hasParamOrThis() && !S.hasParamPlace())
+  if (!S.hasParamOrThis() && !S.hasParamPlace() && !S.hasParamGroup())
     return S;
   AliasSet Out;
   if (S.isUnknown())
     Out = AliasSet::unknown();
-  for (const MemRoot &R : S.roots()) {
-    if (capturedParam(R, Callee)) {
-      Out.add(R);
-    } else if (R.Kind == MemRoot::Param) {
-      const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
-      mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
+  for (const MemRoot &Unbound : S.roots()) {
+    MemRoot R = bindGroup(Unbound, Callee, [&](unsigned K) {
+      return argFor(Call, Callee, K);
+    });
+    AliasSet Part = substituteRoot(R, Call, Callee, Caller);
+    // The object's part was the argument's group's in the callee.
+    if (Unbound.PrivateTo && Unbound.PrivateTo->ByParam && R.PrivateTo)
+      Part.makePrivateTo(*R.PrivateTo);
+    Out.merge(Part);
+  }
+  return Out;
+}
+
+AliasSet MemoryModel::substituteRoot(const MemRoot &R, const CallExpr *Call,
+                                     const FunctionDecl *Callee,
+                                     const FunctionDecl *Caller) {
+  AliasSet Out;
+  if (capturedParam(R, Callee)) {
+    Out.add(R);
+  } else if (R.Kind == MemRoot::Param) {
+    const Expr *Arg = argFor(Call, Callee, R.ParamIndex);
+    mergeNarrowed(Out, R.ByRef ? objectOf(Arg, Caller) : valueOf(Arg, Caller),
+                  R);
+  } else if (R.Kind == MemRoot::This) {
+    // Also the member calls a template pattern leaves unresolved.
+    bool Arrow, ImplicitThis;
+    if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+      mergeNarrowed(Out, Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller),
                     R);
-    } else if (R.Kind == MemRoot::This) {
-      // Also the member calls a template pattern leaves unresolved.
-      bool Arrow, ImplicitThis;
-      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
-        mergeNarrowed(Out, Arrow ? valueOf(Obj, Caller) : objectOf(Obj, Caller),
-                      R);
-      } else if (ImplicitThis) {
-        Out.add(callersThis(R, Caller)); // the caller's own object
-      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
-        mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
-      }
-    } else if (R.Kind == MemRoot::ThisValue) {
-      // What the object holds: known for a local aggregate (or a temporary,
-      // or the caller's own `*this`), not through an arbitrary pointer.
-      bool Arrow, ImplicitThis;
-      if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
-        if (Arrow ? isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())
-                  : isDereferencedThis(Obj))
-          Out.add(callersThis(R, Caller));
-        else if (!Arrow)
-          Out.merge(valueOf(Obj, Caller));
-      } else if (ImplicitThis) {
-        Out.add(callersThis(R, Caller));
-      } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
-        // `*this + i` of an iterator's operator[]: the caller's own object.
-        if (isDereferencedThis(Call->getArg(0)))
-          Out.add(callersThis(R, Caller));
-        else
-          Out.merge(valueOf(Call->getArg(0), Caller));
-      }
-    } else {
-      Out.add(bindPlace(R, Caller, Ctx, [&](unsigned K) {
-        return argFor(Call, Callee, K);
-      }));
+    } else if (ImplicitThis) {
+      Out.add(callersThis(R, Caller)); // the caller's own object
+    } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+      mergeNarrowed(Out, objectOf(Call->getArg(0), Caller), R);
     }
+  } else if (R.Kind == MemRoot::ThisValue) {
+    // What the object holds: known for a local aggregate (or a temporary,
+    // or the caller's own `*this`), not through an arbitrary pointer.
+    bool Arrow, ImplicitThis;
+    if (const Expr *Obj = memberCallObject(Call, Arrow, ImplicitThis)) {
+      if (Arrow ? isa<CXXThisExpr>(Obj->IgnoreParenImpCasts())
+                : isDereferencedThis(Obj))
+        Out.add(callersThis(R, Caller));
+      else if (!Arrow)
+        Out.merge(valueOf(Obj, Caller));
+    } else if (ImplicitThis) {
+      Out.add(callersThis(R, Caller));
+    } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
+      // `*this + i` of an iterator's operator[]: the caller's own object.
+      if (isDereferencedThis(Call->getArg(0)))
+        Out.add(callersThis(R, Caller));
+      else
+        Out.merge(valueOf(Call->getArg(0), Caller));
+    }
+  } else {
+    Out.add(bindPlace(R, Caller, Ctx, [&](unsigned K) {
+      return argFor(Call, Callee, K);
+    }));
   }
   return Out;
 }

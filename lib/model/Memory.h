@@ -106,6 +106,8 @@ public:
   void merge(const AliasSet &O);
   bool mayAlias(const AliasSet &O) const;
   bool hasParamOrThis() const;
+  /// Whether a root is private to a group a parameter decides.
+  bool hasParamGroup() const;
   /// Whether a root's place depends on the function's parameters (a
   /// visitor's lambda computing `smem + OFF + i * STRIDE`).
   bool hasParamPlace() const;
@@ -163,12 +165,21 @@ public:
                       const clang::FunctionDecl *Caller);
   AliasSet substitute(const AliasSet &S, const clang::CXXConstructExpr *Ctor,
                       const clang::FunctionDecl *Caller);
+  /// \p R with the group it is private to bound, where its offset was a
+  /// multiple of a parameter of \p Callee (ThreadGroup::ByParam): the group
+  /// the argument \p Arg gives separates it in the caller, or none.
+  MemRoot bindGroup(MemRoot R, const clang::FunctionDecl *Callee,
+                    llvm::function_ref<const clang::Expr *(unsigned)> Arg);
 
   static bool isSharedVar(const clang::VarDecl *V);
   ThreadGroups &groups() { return Groups; }
   clang::ASTContext &context() { return Ctx; }
 
 private:
+  /// What one root of a callee's set designates in the caller.
+  AliasSet substituteRoot(const MemRoot &R, const clang::CallExpr *Call,
+                          const clang::FunctionDecl *Callee,
+                          const clang::FunctionDecl *Caller);
   AliasSet varValue(const clang::VarDecl *V, const clang::FunctionDecl *Fn);
   /// The value stored in the object a glvalue designates (`v`, `v.f`,
   /// `this->f`), for locals and for the fields of `*this`.

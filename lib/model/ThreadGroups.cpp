@@ -59,20 +59,53 @@ const Expr *onlyReturn(const FunctionDecl *F) {
 }
 } // namespace
 
+/// Whether \p E reads an integer field of the object a member function
+/// runs on (`this->stride`, `stride`).
+static bool thisField(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl>(M->getMemberDecl()) &&
+           M->getType()->isIntegralOrEnumerationType() &&
+           isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts());
+  // Or what a const accessor of it computes (`get_num_bytes_per_rank()`).
+  const auto *C = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *MD = C ? C->getMethodDecl() : nullptr;
+  return MD && MD->isConst() && C->getNumArgs() == 0 &&
+         C->getType()->isIntegralOrEnumerationType() &&
+         isa<CXXThisExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts());
+}
+
 ThreadGroups::ThreadGroups(ASTContext &Ctx) : Ctx(Ctx) {}
 ThreadGroups::~ThreadGroups() = default;
+
+bool ThreadGroups::written(const VarDecl *V) {
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!Owner)
+    return true;
+  std::unique_ptr<ThreadInvariance> &W = Writes[Owner];
+  if (!W)
+    W = std::make_unique<ThreadInvariance>(Ctx, Owner);
+  return W->written(V);
+}
 
 const Expr *ThreadGroups::fixedValue(const VarDecl *V) {
   if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
       V->getType()->isReferenceType() || !V->getInit())
     return nullptr;
-  const auto *Owner = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-  if (!Owner)
-    return nullptr;
-  std::unique_ptr<ThreadInvariance> &W = Writes[Owner];
-  if (!W)
-    W = std::make_unique<ThreadInvariance>(Ctx, Owner);
-  return W->written(V) ? nullptr : V->getInit();
+  return written(V) ? nullptr : V->getInit();
+}
+
+bool ThreadGroups::unwrittenParam(const ParmVarDecl *P) {
+  if (!P)
+    return false;
+  // `int const &rank_idx` is the argument's value as much as `int rank_idx`.
+  QualType T = P->getType();
+  if (const auto *Ref = T->getAs<ReferenceType>()) {
+    T = Ref->getPointeeType();
+    if (!T.isConstQualified())
+      return false;
+  }
+  return T->isIntegralOrEnumerationType() && !written(P);
 }
 
 std::optional<ThreadGroup> ThreadGroups::divided(const ThreadGroup &G,
@@ -199,21 +232,32 @@ std::optional<ThreadGroup> ThreadGroups::offset(const Expr *E, unsigned Depth) {
   if (std::optional<ThreadGroup> G = index(E, Depth))
     return G;
   E = E->IgnoreParenCasts();
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    // A helper's integer parameter: the group is the argument's.
+    if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+      return unwrittenParam(P) ? std::optional(ThreadGroup{0, 0, nullptr,
+                                                           nullptr, 0, P})
+                               : std::nullopt;
     return offset(fixedValue(dyn_cast<VarDecl>(DR->getDecl())), Depth + 1);
+  }
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (!B)
     return std::nullopt;
   // A group's multiple plus or times what every thread computes alike:
-  // `threadIdx.x - warp * 32` is not one.
+  // `threadIdx.x - warp * 32` is not one. A layout object's stride field
+  // (`i * this->bytes_per_rank`) is set alike in every thread too.
+  bool Mul = B->getOpcode() == BO_Mul;
+  auto alike = [&](const Expr *X) {
+    return uniform(X, Depth + 1) || (Mul && thisField(X));
+  };
   switch (B->getOpcode()) {
   case BO_Mul:
   case BO_Add:
   case BO_Sub:
-    if (uniform(B->getRHS(), Depth + 1))
+    if (alike(B->getRHS()))
       if (std::optional<ThreadGroup> G = offset(B->getLHS(), Depth + 1))
         return G;
-    if (B->getOpcode() != BO_Sub && uniform(B->getLHS(), Depth + 1))
+    if (B->getOpcode() != BO_Sub && alike(B->getLHS()))
       return offset(B->getRHS(), Depth + 1);
     return std::nullopt;
   case BO_Shl:

@@ -37,12 +37,16 @@ struct ThreadGroup {
   const clang::VarDecl *Index = nullptr;
   /// A constant added to the index (`warp - 4`): another group's part.
   int64_t Offset = 0;
+  /// Not yet known: the offset is a multiple of this integer parameter of a
+  /// helper (`advance(p, i * kBytes)`), so the group is the argument's,
+  /// which the caller's binding decides (MemoryModel::substitute).
+  const clang::ParmVarDecl *ByParam = nullptr;
 
   /// One warp or a part of one: `__syncwarp` meets the whole group.
   bool withinWarp() const { return Threads && 32 % Threads == 0; }
   bool operator==(const ThreadGroup &O) const {
     return Threads == O.Threads && Unit == O.Unit && Per == O.Per &&
-           Index == O.Index && Offset == O.Offset;
+           Index == O.Index && Offset == O.Offset && ByParam == O.ByParam;
   }
 };
 
@@ -62,6 +66,9 @@ public:
   std::optional<ThreadGroup> separatedBy(const clang::Expr *Offset) {
     return offset(Offset, 0);
   }
+  /// Whether \p P is never assigned in its function after the call binds
+  /// it: a value the caller's argument gives.
+  bool unwrittenParam(const clang::ParmVarDecl *P);
   /// Whether condition \p Cond may hold in some groups and not in others:
   /// it reads a group index or `threadIdx.x` other than through `%` or `&`
   /// (`threadIdx.x == 0` does, `lane < 2` and `warp % 4 == 0` do not).
@@ -75,6 +82,9 @@ private:
   std::optional<ThreadGroup> called(const clang::CallExpr *C, unsigned Depth);
   /// Whether \p E has one value in every thread of the CTA.
   bool uniform(const clang::Expr *E, unsigned Depth);
+  /// Whether \p V is assigned, incremented or has its address taken in its
+  /// function after its initialisation.
+  bool written(const clang::VarDecl *V);
   /// The initialiser of a local never written after it, or null.
   const clang::Expr *fixedValue(const clang::VarDecl *V);
 
