@@ -96,6 +96,11 @@ StringRef nvccPreludeText() {
   return R"(// proxyfence's nvcc view: what nvcc 13 declares by itself and clang's CUDA
 // headers do not, for the code paths nvcc's macros switch on. In memory only.
 #pragma clang system_header
+// nvcc defines __CUDACC__ as 1; clang's CUDA wrapper defines it empty, and
+// `#if __CUDACC__` (NCCL's device headers) is then an error that ends the
+// parse of every declaration after it.
+#undef __CUDACC__
+#define __CUDACC__ 1
 #if defined(__CUDA_ARCH__)
 
 // Built-in atomics (CUDA 12.8 on), e.g. CUTLASS's subbyte_reference.h. The
