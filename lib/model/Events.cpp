@@ -261,36 +261,14 @@ EventExtractor::extract(const Stmt *S, const FunctionDecl *Fn, Sink All,
   return std::nullopt;
 }
 
-/// The declaration, with its body, that a member function template of a
-/// class template specialization was instantiated from; null otherwise.
-static const FunctionDecl *memberTemplatePattern(const FunctionDecl *F) {
-  const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate();
-  if (!T)
-    return nullptr;
-  const FunctionTemplateDecl *From = T->getInstantiatedFromMemberTemplate();
-  while (From && From->getInstantiatedFromMemberTemplate())
-    From = From->getInstantiatedFromMemberTemplate();
-  return From ? From->getTemplatedDecl() : nullptr;
-}
-
 std::optional<CallSite> EventExtractor::callOf(const CallExpr *Call,
                                                const FunctionDecl *Callee,
                                                const FunctionDecl *Fn,
                                                Sink Out) {
-  const FunctionDecl *Def = nullptr;
-  if (Callee->hasBody(Def) && Def && Def->getBody())
-    return CallSite{Call, Callee, Def};
-  // A member of a class template specialization that only a pattern calls
-  // (`Stsm<bf16x2>::copy(...)` with dependent arguments) is declared, never
-  // instantiated: its body is the class template's, as written.
-  if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
-      Pattern && Pattern->hasBody(Def) && Def && Def->getBody())
-    return CallSite{Call, Callee, Def};
-  // The same for a member template of such a specialization
-  // (`Mma<128, 96>::foreach_C(frag, lambda)` in a pattern): its body is the
-  // member template's as the class template declares it.
-  if (const FunctionDecl *Pattern = memberTemplatePattern(Callee);
-      Pattern && Pattern->hasBody(Def) && Def && Def->getBody())
+  // Also a member of a class template specialization that only a pattern
+  // calls (`Stsm<bf16x2>::copy(...)`, `Mma<128, 96>::foreach_C(frag, f)`),
+  // read in the class template's body.
+  if (const FunctionDecl *Def = bodyToRead(Callee))
     return CallSite{Call, Callee, Def};
   bodilessCall(Call, Callee, Fn, Out);
   return std::nullopt;

@@ -18,6 +18,37 @@ using namespace clang;
 
 namespace proxyfence {
 
+/// The declaration, with its body, that a member function template of a
+/// class template specialization was instantiated from; null otherwise.
+static const FunctionDecl *memberTemplatePattern(const FunctionDecl *F) {
+  const FunctionTemplateDecl *T = F->getDescribedFunctionTemplate();
+  if (!T)
+    return nullptr;
+  const FunctionTemplateDecl *From = T->getInstantiatedFromMemberTemplate();
+  while (From && From->getInstantiatedFromMemberTemplate())
+    From = From->getInstantiatedFromMemberTemplate();
+  return From ? From->getTemplatedDecl() : nullptr;
+}
+
+const FunctionDecl *bodyToRead(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F)
+    return nullptr;
+  if (F->hasBody(Def) && Def && Def->getBody())
+    return Def;
+  // A member of a class template specialization that only a pattern calls
+  // (`Layout<true>(...).part(i)` with dependent arguments) is declared,
+  // never instantiated: its body is the class template's, as written.
+  if (const FunctionDecl *P = F->getTemplateInstantiationPattern();
+      P && P->hasBody(Def) && Def && Def->getBody())
+    return Def;
+  // The same for a member template of such a specialization.
+  if (const FunctionDecl *P = memberTemplatePattern(F);
+      P && P->hasBody(Def) && Def && Def->getBody())
+    return Def;
+  return nullptr;
+}
+
 void AliasSet::add(const MemRoot &R) {
   for (const MemRoot &X : Roots)
     if (X == R)
@@ -939,8 +970,8 @@ AliasSet MemoryModel::varValue(const VarDecl *V, const FunctionDecl *Fn) {
 }
 
 AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
-  const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def)
+  const FunctionDecl *Def = bodyToRead(Callee);
+  if (!Def)
     return {};
   auto Cached = Returns.find(Def);
   if (Cached != Returns.end())
@@ -959,9 +990,8 @@ AliasSet MemoryModel::returnOf(const FunctionDecl *Callee) {
 }
 
 AliasSet MemoryModel::returnedContents(const FunctionDecl *Callee) {
-  const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def ||
-      !Def->getReturnType()->isReferenceType())
+  const FunctionDecl *Def = bodyToRead(Callee);
+  if (!Def || !Def->getReturnType()->isReferenceType())
     return {};
   auto Cached = ReturnContents.find(Def);
   if (Cached != ReturnContents.end())
@@ -1018,8 +1048,8 @@ AliasSet MemoryModel::ctorValue(const CXXConstructorDecl *Ctor) {
     if (const CXXConstructorDecl *Inherited =
             Ctor->getInheritedConstructor().getConstructor())
       return ctorValue(Inherited);
-  const FunctionDecl *Def = nullptr;
-  if (!Ctor->hasBody(Def) || !Def)
+  const FunctionDecl *Def = bodyToRead(Ctor);
+  if (!Def)
     return {};
   auto Cached = CtorValues.find(Def);
   if (Cached != CtorValues.end())

@@ -139,6 +139,12 @@ private:
 /// members, parameters, and calls whose body returns a value derived from
 /// their arguments (`__cvta_generic_to_shared`, CuTe's cast helpers). Results
 /// of bodies are cached, so each function is walked once.
+/// The definition whose body says what \p F does: its own, or for a
+/// member of a class template specialization that nothing instantiated
+/// (only a pattern calls it), the class template's as written. Null when
+/// neither has a body.
+const clang::FunctionDecl *bodyToRead(const clang::FunctionDecl *F);
+
 class MemoryModel {
 public:
   /// Where a pattern's pointer into a CuTe tensor points
