@@ -1410,6 +1410,20 @@ static void mergeNarrowed(AliasSet &Out, const AliasSet &Arg,
     Out.add(A.narrowedTo(Param));
 }
 
+/// Whether \p Owner's parameters are \p Callee's: the callee itself, or
+/// the template body it is analysed through (a member never instantiated,
+/// a member template of a class template specialization: bodyToRead).
+static bool isOwnerOf(const FunctionDecl *Owner, const FunctionDecl *Callee) {
+  const FunctionDecl *O = Owner->getCanonicalDecl();
+  if (O == Callee->getCanonicalDecl())
+    return true;
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (Pattern && O == Pattern->getCanonicalDecl())
+    return true;
+  const FunctionDecl *Read = bodyToRead(Callee);
+  return Read && O == Read->getCanonicalDecl();
+}
+
 /// Whether \p R is a parameter, or the `*this`, of a function other than
 /// \p Callee: one a lambda captured from the function around it, which
 /// means the same there (and in the functions the lambda is passed to).
@@ -1423,11 +1437,7 @@ static bool capturedParam(const MemRoot &R, const FunctionDecl *Callee) {
   }
   if (!Owner || !Callee)
     return false;
-  // The callee analysed through its template's body (a member never
-  // instantiated): the pattern's parameters are the callee's.
-  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
-  return Owner->getCanonicalDecl() != Callee->getCanonicalDecl() &&
-         !(Pattern && Owner->getCanonicalDecl() == Pattern->getCanonicalDecl());
+  return !isOwnerOf(Owner, Callee);
 }
 
 /// The callee's `*this` root \p R where the call is on the caller's own
@@ -1541,11 +1551,7 @@ MemRoot MemoryModel::bindGroup(MemRoot R, const FunctionDecl *Callee,
                                llvm::function_ref<const Expr *(unsigned)> Arg) {
   const ParmVarDecl *P = R.PrivateTo ? R.PrivateTo->ByParam : nullptr;
   const auto *Owner = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
-  if (!Owner || !Callee)
-    return R;
-  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
-  if (Owner->getCanonicalDecl() != Callee->getCanonicalDecl() &&
-      !(Pattern && Owner->getCanonicalDecl() == Pattern->getCanonicalDecl()))
+  if (!Owner || !Callee || !isOwnerOf(Owner, Callee))
     return R; // a parameter a lambda captured: bound further out
   const Expr *A = Arg(P->getFunctionScopeIndex());
   R.PrivateTo = A ? Groups.separatedBy(A) : std::nullopt;
