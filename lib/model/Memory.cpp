@@ -809,6 +809,23 @@ static bool isDereferencedThis(const Expr *E) {
 }
 
 /// Whether \p E is `this->f`, `this->f.g`, `(*this).f[i]` and the like.
+/// The field of `*this` that \p E (`this->a.b[i]`, `a.b`) reads part of:
+/// `a`; null where that is not a field.
+static const FieldDecl *fieldUnderThis(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return dyn_cast<FieldDecl>(ME->getMemberDecl());
+      E = ME->getBase();
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase();
+    } else {
+      return nullptr;
+    }
+  }
+}
+
 static bool isFieldOfThis(const Expr *E) {
   bool SawMember = false;
   while (true) {
@@ -876,6 +893,7 @@ AliasSet MemoryModel::loadedValue(const Expr *Sub, const FunctionDecl *Fn) {
     MemRoot R;
     R.Kind = MemRoot::ThisValue;
     R.Var = thisCapturedBy(Fn);
+    R.LoadedField = fieldUnderThis(Sub);
     S.add(R);
     return S;
   }
@@ -1609,7 +1627,7 @@ AliasSet MemoryModel::substituteRoot(const MemRoot &R, const CallExpr *Call,
                 : isDereferencedThis(Obj))
         Out.add(callersThis(R, Caller));
       else if (!Arrow)
-        Out.merge(valueOf(Obj, Caller));
+        Out.merge(fieldValue(Obj, R.LoadedField, Caller));
     } else if (ImplicitThis) {
       Out.add(callersThis(R, Caller));
     } else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()) {
@@ -1627,22 +1645,131 @@ AliasSet MemoryModel::substituteRoot(const MemRoot &R, const CallExpr *Call,
   return Out;
 }
 
-AliasSet MemoryModel::patternConstructed(QualType T,
-                                         ArrayRef<const Expr *> Args,
-                                         const FunctionDecl *Fn) {
+static const CXXConstructorDecl *patternConstructor(QualType T, size_t Args);
+
+/// \p E without what does not change the object it makes (temporaries,
+/// parentheses, a functional cast around a construction).
+static const Expr *objectExpr(const Expr *E) {
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit();
+  return E;
+}
+
+/// Whether fieldValue follows \p E to the construction of its object.
+static bool constructionInSight(const Expr *E) {
+  return isa<CXXConstructExpr, CXXUnresolvedConstructExpr, DeclRefExpr,
+             CallExpr>(objectExpr(E));
+}
+
+AliasSet MemoryModel::fieldValue(const Expr *Obj, const FieldDecl *F,
+                                 const FunctionDecl *Fn, unsigned Depth) {
+  constexpr unsigned MaxDepth = 8;
+  if (!F || !Obj || Depth > MaxDepth)
+    return valueOf(Obj, Fn);
+  const Expr *E = objectExpr(Obj);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return constructedField(CE->getConstructor(),
+                            {CE->getArgs(), CE->getNumArgs()}, Obj, F, Fn,
+                            Depth);
+  // `Layout(p, n)` in a pattern, its arguments dependent: the one
+  // constructor of the class that takes them.
+  if (const auto *UC = dyn_cast<CXXUnresolvedConstructExpr>(E)) {
+    llvm::SmallVector<const Expr *, 4> Args(UC->arguments());
+    return constructedField(patternConstructor(UC->getTypeAsWritten(),
+                                               Args.size()),
+                            Args, Obj, F, Fn, Depth);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // A local object: the field as each value stored in it holds it.
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        V->getType()->isReferenceType() || assignments(V).empty() ||
+        !llvm::all_of(assignments(V), constructionInSight))
+      return valueOf(Obj, Fn);
+    // `buffer = buffer.part(i)`: the stored values other than the one in
+    // progress say what the field may hold.
+    if (!FieldsInProgress.insert(V).second)
+      return {};
+    AliasSet S;
+    for (const Expr *Stored : assignments(V))
+      S.merge(fieldValue(Stored, F, Fn, Depth + 1));
+    FieldsInProgress.erase(V);
+    return S;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // An object returned by value: the field of each object returned.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee) {
+      DependentCallee D = dependentCallee(Call);
+      Callee = D.Viable.size() == 1 ? D.Viable.front() : nullptr;
+    }
+    const FunctionDecl *Def = bodyToRead(Callee);
+    if (!Def || Def->getReturnType()->isReferenceType() ||
+        Def->getReturnType()->isPointerType())
+      return valueOf(Obj, Fn);
+    AliasSet S;
+    for (const Expr *V : returnValues(Def->getBody()))
+      S.merge(fieldValue(V, F, Def, Depth + 1));
+    return substitute(S, Call, Callee, Fn);
+  }
+  return valueOf(Obj, Fn);
+}
+
+AliasSet MemoryModel::constructedField(const CXXConstructorDecl *CD,
+                                       ArrayRef<const Expr *> Args,
+                                       const Expr *Whole, const FieldDecl *F,
+                                       const FunctionDecl *Fn,
+                                       unsigned Depth) {
+  if (!CD)
+    return valueOf(Whole, Fn);
+  if (CD->isCopyOrMoveConstructor() && Args.size() == 1)
+    return fieldValue(Args[0], F, Fn, Depth + 1);
+  const auto *Def = dyn_cast_or_null<CXXConstructorDecl>(bodyToRead(CD));
+  if (!Def || CD->isInheritingConstructor())
+    return valueOf(Whole, Fn);
+  // A field the body assigns as well: all the constructor stores.
+  FieldStoreCollector FC;
+  FC.TraverseStmt(Def->getBody());
+  if (!FC.Values.empty())
+    return valueOf(Whole, Fn);
+  for (const CXXCtorInitializer *Init : Def->inits()) {
+    const FieldDecl *Member = Init->getMember();
+    if (!Member || Member->getName() != F->getName())
+      continue;
+    AliasSet V = valueOf(initializerValue(Init->getInit()), Def);
+    return bindArguments(*this, V, CD, Fn, [Args](unsigned K) {
+      return K < Args.size() ? Args[K] : nullptr;
+    });
+  }
+  // Not initialised by this constructor (a default member initialiser):
+  // all the object holds.
+  return valueOf(Whole, Fn);
+}
+
+/// The one constructor of the class \p T names in a pattern that takes
+/// \p Args arguments (copy and move constructors aside); null otherwise.
+static const CXXConstructorDecl *patternConstructor(QualType T,
+                                                   size_t Args) {
   const CXXRecordDecl *RD = classPattern(T);
   if (!RD)
-    return {};
+    return nullptr;
   const CXXConstructorDecl *Only = nullptr;
   for (const CXXConstructorDecl *CD : RD->ctors()) {
     if (CD->isCopyOrMoveConstructor() ||
-        Args.size() < CD->getMinRequiredArguments() ||
-        Args.size() > CD->getNumParams())
+        Args < CD->getMinRequiredArguments() || Args > CD->getNumParams())
       continue;
     if (Only)
-      return {};
+      return nullptr;
     Only = CD;
   }
+  return Only;
+}
+
+AliasSet MemoryModel::patternConstructed(QualType T,
+                                         ArrayRef<const Expr *> Args,
+                                         const FunctionDecl *Fn) {
+  const CXXConstructorDecl *Only = patternConstructor(T, Args.size());
   if (!Only)
     return {};
   return bindArguments(*this, ctorValue(Only), Only, Fn, [&](unsigned K) {

@@ -6,6 +6,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "model/SymbolicPlace.h"
 #include "model/ThreadGroups.h"
 #include "llvm/ADT/SmallVector.h"
@@ -64,6 +65,9 @@ struct MemRoot {
   /// The address was placed by the index of a group of threads (a warp's
   /// part, `smem + warp * kStride`): each group reaches a part of its own.
   std::optional<ThreadGroup> PrivateTo;
+  /// ThisValue: the field of `*this` the value was loaded from (the first
+  /// one under `this` in `this->a.b`); null where not known.
+  const clang::FieldDecl *LoadedField = nullptr;
 
   bool operator==(const MemRoot &O) const {
     return Kind == O.Kind && ParamIndex == O.ParamIndex && Var == O.Var &&
@@ -72,7 +76,7 @@ struct MemRoot {
            Place == O.Place && Member == O.Member &&
            MemberName == O.MemberName &&
            Allocation == O.Allocation && Allocator == O.Allocator &&
-           PrivateTo == O.PrivateTo;
+           PrivateTo == O.PrivateTo && LoadedField == O.LoadedField;
   }
   /// Whether the bytes of two roots of the same object may overlap.
   bool overlaps(const MemRoot &O) const;
@@ -182,6 +186,20 @@ public:
   clang::ASTContext &context() { return Ctx; }
 
 private:
+  /// The value field \p F of the object \p Obj holds, where the
+  /// construction of that object is in sight (a temporary, a local's
+  /// initialiser or assignments, what a call returns by value): the
+  /// initialiser its constructor gives \p F. Otherwise, and for a null
+  /// \p F, the values of all its fields.
+  AliasSet fieldValue(const clang::Expr *Obj, const clang::FieldDecl *F,
+                      const clang::FunctionDecl *Fn, unsigned Depth = 0);
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> FieldsInProgress;
+  /// fieldValue of the object \p CD constructs from \p Args (\p Whole
+  /// being that construction).
+  AliasSet constructedField(const clang::CXXConstructorDecl *CD,
+                            llvm::ArrayRef<const clang::Expr *> Args,
+                            const clang::Expr *Whole, const clang::FieldDecl *F,
+                            const clang::FunctionDecl *Fn, unsigned Depth);
   /// What one root of a callee's set designates in the caller.
   AliasSet substituteRoot(const MemRoot &R, const clang::CallExpr *Call,
                           const clang::FunctionDecl *Callee,

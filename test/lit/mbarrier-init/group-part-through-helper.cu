@@ -4,10 +4,11 @@
 // a parameter, so whose part it is depends on what each caller passes. The
 // warp's `__syncwarp` publishes the init of a barrier in the warp's own
 // part (PTX ISA, bar.warp.sync orders the memory accesses of the threads
-// taking part). Kernels `offset_helper`, `two_helpers`, `const_ref_index`
-// and `object_from_helper` are correct. The others pass an index that every
-// warp shares (`0`, the lane) or write the parameter inside the helper, so
-// several warps use the barrier and only a CTA-wide barrier publishes it.
+// taking part). Kernels `offset_helper`, `two_helpers`, `const_ref_index`,
+// `object_from_helper` and `layout_part_per_warp` are correct. The others
+// pass an index that every warp shares (`0`, the lane) or write the
+// parameter inside the helper, so several warps use the barrier and only a
+// CTA-wide barrier publishes it.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include "Inputs/raw_mbarrier.h"
@@ -73,6 +74,37 @@ __global__ void object_from_helper() {
   arrive(mine.barrier());
 }
 
+// A layout object whose part for a warp is another object of the class,
+// built from its own fields (`Region(base + i * bytes, bytes)`): what the
+// barrier's address is made of is the `base` field, not the `bytes` one.
+struct Layout {
+  uint8_t *base;
+  int bytes;
+  __device__ Layout(uint8_t *b, int n) : base(b), bytes(n) {}
+  __device__ Layout part(int i) const {
+    return Layout(advance<uint8_t>(base, int64_t(i) * bytes), bytes);
+  }
+  __device__ uint64_t *barrier() const { return advance<uint64_t>(base, 64); }
+};
+
+__global__ void layout_part_per_warp() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const auto mine = Layout(smem, 1024).part(warp);
+  if (lane == 0)
+    init_bar(mine.barrier(), 1);
+  __syncwarp();
+  arrive(mine.barrier());
+}
+
+__global__ void layout_part_for_all() {
+  const auto mine = Layout(smem, 1024).part(0);
+  if (threadIdx.x % 32 == 0)
+    init_bar(mine.barrier(), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier dynamic shared memory is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(mine.barrier());
+}
+
 __global__ void same_part_for_all() {
   auto *bar = reinterpret_cast<uint64_t *>(part_of(smem, 0));
   if (threadIdx.x % 32 == 0)
@@ -103,4 +135,4 @@ __global__ void index_rewritten_in_helper() {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 3 findings in 1 file
+// CHECK:     proxyfence: 4 findings in 1 file
