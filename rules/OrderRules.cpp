@@ -1,5 +1,6 @@
 //===- OrderRules.cpp - fixes of the tcgen05 and tensormap rules -----------===//
 #include "rules/OrderRules.h"
+#include "model/DependentCalls.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
@@ -42,7 +43,13 @@ entryRoots(llvm::ArrayRef<const FunctionDecl *> Roots) {
         Called.insert(F->getCanonicalDecl());
     }
     bool VisitCallExpr(CallExpr *C) {
-      add(C->getDirectCallee());
+      if (const FunctionDecl *F = C->getDirectCallee()) {
+        add(F);
+        return true;
+      }
+      // `helper<kStages>(...)` in a pattern: the template it names.
+      for (const FunctionDecl *F : dependentCallee(C).Viable)
+        add(F);
       return true;
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *C) {

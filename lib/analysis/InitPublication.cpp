@@ -69,10 +69,13 @@ unsigned launchBoundThreads(const FunctionDecl *Fn, const ASTContext &Ctx) {
 /// no more threads than __launch_bounds__ allows, and a barrier counting
 /// more threads than the block has never completes, so in a kernel that
 /// runs, `bar.sync 15, N` with N the bound is a barrier of the whole CTA
-/// (ThunderKittens' `everyone::sync`).
+/// (ThunderKittens' `everyone::sync`). In a block of one warp at most
+/// (`__launch_bounds__(32)`), `__syncwarp` meets every thread of the CTA.
 bool wholeCta(const Event &E, unsigned CtaThreads) {
   if (E.Scope == BarrierScope::Cta)
     return true;
+  if (E.Scope == BarrierScope::Warp)
+    return !E.ArriveOnly && CtaThreads && CtaThreads <= 32;
   return E.Scope == BarrierScope::Named && !E.ArriveOnly && CtaThreads &&
          E.ThreadCount == CtaThreads;
 }

@@ -337,7 +337,9 @@ public:
     std::vector<InitFinding> InitFindings;
     if (llvm::is_contained(Opts.DisabledRules, MbarrierInitRule.Name))
       return InitFindings;
-    for (const FunctionDecl *FD : Roots)
+    // A helper is judged in its callers' context (their block size, their
+    // barriers around the call), as their summaries see it.
+    for (const FunctionDecl *FD : entryRoots(Roots))
       M.analyze(FD);
     for (const InitFinding &F : M.findings()) {
       if (calleeOnlyPattern(F.Init.At.Fn))
