@@ -451,8 +451,10 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   if (!Opts.FocusAloneOnFailure)
     return Opts.FocusHeader.empty() ? analyseHeaderAlone(Opts, Job, run)
                                     : run(Opts, Job);
+  // Most of the time for the instantiating source: parsing a project's TU
+  // costs more than the header alone, which is the fallback.
   DriverOptions Through = Opts;
-  Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout / 2) : 0;
+  Through.Timeout = Opts.Timeout ? std::max(1u, Opts.Timeout * 3 / 4) : 0;
   FileOutcome O = run(Through, Job);
   // A source whose parse stopped at the error limit (a JIT project's source
   // that includes a generated file the checkout lacks) may stop before the
@@ -485,6 +487,9 @@ static FileOutcome analyseInstantiatingSource(const DriverOptions &Opts,
   if (Stopped && !(A.accepted() && A.R.Blind.DeviceFunctions >
                                        O.R.Blind.DeviceFunctions))
     return O;
+  if (!O.Failure.empty())
+    A.IncluderFailed = Job.first + " (" + O.Failure + ": its share of " +
+                       "--timeout=" + std::to_string(Opts.Timeout) + ")";
   return A;
 }
 
@@ -730,6 +735,15 @@ static void takeOutcome(DriverRun &Run, size_t I, FileOutcome &O,
   Out.flush();
   for (const std::string &L : R.TraceLines)
     Err << L << "\n";
+  if (!O.IncluderFailed.empty()) {
+    std::string Why = "analysed alone, not through its including source " +
+                      O.IncluderFailed + "; what only the instantiation "
+                      "shows was not seen (raise --timeout)";
+    if (Opts.Format != OutputFormat::Text)
+      Run.Incomplete.emplace_back(Name, Why);
+    else if (!Opts.Quiet)
+      Err << "proxyfence: note: '" << Name << "': " << Why << "\n";
+  }
   if (std::string Why = patternBlindness(R); !Why.empty()) {
     if (Opts.Format == OutputFormat::Text) {
       if (!Opts.Quiet)

@@ -42,6 +42,9 @@ struct FileOutcome {
   std::string Failure;
   /// Read from the result cache, not analysed in this run.
   bool FromCache = false;
+  /// A header analysed alone because the source that includes it could not
+  /// be analysed: that source and why ("took longer than --timeout=...").
+  std::string IncluderFailed;
   /// Parsed well enough to count; otherwise an input error.
   bool accepted() const {
     return Failure.empty() && R.Ran && !(Errors && R.ValidDecls == 0);
