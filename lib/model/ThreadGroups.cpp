@@ -67,12 +67,30 @@ static bool thisField(const Expr *E) {
     return isa<FieldDecl>(M->getMemberDecl()) &&
            M->getType()->isIntegralOrEnumerationType() &&
            isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts());
-  // Or what a const accessor of it computes (`get_num_bytes_per_rank()`).
-  const auto *C = dyn_cast<CXXMemberCallExpr>(E);
-  const CXXMethodDecl *MD = C ? C->getMethodDecl() : nullptr;
-  return MD && MD->isConst() && C->getNumArgs() == 0 &&
-         C->getType()->isIntegralOrEnumerationType() &&
-         isa<CXXThisExpr>(C->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  // Or what a const accessor of it computes (`get_num_bytes_per_rank()`),
+  // also in a class template's body, where the call's type is dependent.
+  const auto *C = dyn_cast<CallExpr>(E);
+  if (!C || C->getNumArgs() != 0 ||
+      !(C->getType()->isIntegralOrEnumerationType() || C->isTypeDependent()))
+    return false;
+  auto onThis = [](const Expr *Base) {
+    return isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
+  };
+  auto constMethod = [](const NamedDecl *D) {
+    D = D->getUnderlyingDecl();
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+      D = T->getTemplatedDecl();
+    const auto *MD = dyn_cast<CXXMethodDecl>(D);
+    return MD && MD->isConst();
+  };
+  const Expr *Callee = C->getCallee()->IgnoreParens();
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    return constMethod(ME->getMemberDecl()) && onThis(ME->getBase());
+  // `stride<>()`, a member template of the class template being read.
+  if (const auto *UM = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return (UM->isImplicitAccess() || onThis(UM->getBase())) &&
+           UM->getNumDecls() && llvm::all_of(UM->decls(), constMethod);
+  return false;
 }
 
 ThreadGroups::ThreadGroups(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -240,29 +258,42 @@ std::optional<ThreadGroup> ThreadGroups::offset(const Expr *E, unsigned Depth) {
                                : std::nullopt;
     return offset(fixedValue(dyn_cast<VarDecl>(DR->getDecl())), Depth + 1);
   }
-  const auto *B = dyn_cast<BinaryOperator>(E);
-  if (!B)
+  // `a * b` of a pattern whose operands have dependent types is an
+  // operator call: read as the built-in operator it is on integers.
+  BinaryOperatorKind Op;
+  const Expr *LHS, *RHS;
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    Op = B->getOpcode();
+    LHS = B->getLHS();
+    RHS = B->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getNumArgs() == 2 && OC->isInfixBinaryOp() &&
+             !OC->getDirectCallee()) {
+    Op = BinaryOperator::getOverloadedOpcode(OC->getOperator());
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+  } else {
     return std::nullopt;
+  }
   // A group's multiple plus or times what every thread computes alike:
   // `threadIdx.x - warp * 32` is not one. A layout object's stride field
   // (`i * this->bytes_per_rank`) is set alike in every thread too.
-  bool Mul = B->getOpcode() == BO_Mul;
+  bool Mul = Op == BO_Mul;
   auto alike = [&](const Expr *X) {
     return uniform(X, Depth + 1) || (Mul && thisField(X));
   };
-  switch (B->getOpcode()) {
+  switch (Op) {
   case BO_Mul:
   case BO_Add:
   case BO_Sub:
-    if (alike(B->getRHS()))
-      if (std::optional<ThreadGroup> G = offset(B->getLHS(), Depth + 1))
+    if (alike(RHS))
+      if (std::optional<ThreadGroup> G = offset(LHS, Depth + 1))
         return G;
-    if (B->getOpcode() != BO_Sub && alike(B->getLHS()))
-      return offset(B->getRHS(), Depth + 1);
+    if (Op != BO_Sub && alike(LHS))
+      return offset(RHS, Depth + 1);
     return std::nullopt;
   case BO_Shl:
-    return uniform(B->getRHS(), Depth + 1) ? offset(B->getLHS(), Depth + 1)
-                                           : std::nullopt;
+    return uniform(RHS, Depth + 1) ? offset(LHS, Depth + 1) : std::nullopt;
   default:
     return std::nullopt;
   }

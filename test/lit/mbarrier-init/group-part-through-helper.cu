@@ -5,7 +5,8 @@
 // warp's `__syncwarp` publishes the init of a barrier in the warp's own
 // part (PTX ISA, bar.warp.sync orders the memory accesses of the threads
 // taking part). Kernels `offset_helper`, `two_helpers`, `const_ref_index`,
-// `object_from_helper` and `layout_part_per_warp` are correct. The others
+// `object_from_helper`, `layout_part_per_warp` and
+// `template_layout_part_per_warp` are correct. The others
 // pass an index that every warp shares (`0`, the lane) or write the
 // parameter inside the helper, so several warps use the barrier and only a
 // CTA-wide barrier publishes it.
@@ -105,6 +106,42 @@ __global__ void layout_part_for_all() {
   arrive(mine.barrier());
 }
 
+// The same as a class template in a kernel template nothing instantiates:
+// the stride is a member template of the class (`stride<>()`), and the
+// product `stride<>() * i` an operator call of dependent type.
+template <bool kPad>
+struct PaddedLayout {
+  uint8_t *base;
+  int bytes;
+  __device__ PaddedLayout(uint8_t *b, int n) : base(b), bytes(n) {}
+  template <typename U = int64_t>
+  __device__ U stride() const { return U(bytes + (kPad ? 16 : 0)); }
+  __device__ PaddedLayout part(int const &i) const {
+    return PaddedLayout(base + stride<>() * i, bytes);
+  }
+  __device__ uint64_t *barrier() const { return advance<uint64_t>(base, 64); }
+};
+
+template <int kBytes>
+__global__ void template_layout_part_per_warp() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const auto mine = PaddedLayout<true>(smem, kBytes).part(warp);
+  if (lane == 0)
+    init_bar(mine.barrier(), 1);
+  __syncwarp();
+  arrive(mine.barrier());
+}
+
+template <int kBytes>
+__global__ void template_layout_part_for_all() {
+  const auto mine = PaddedLayout<true>(smem, kBytes).part(1);
+  if (threadIdx.x % 32 == 0)
+    init_bar(mine.barrier(), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier dynamic shared memory is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(mine.barrier());
+}
+
 __global__ void same_part_for_all() {
   auto *bar = reinterpret_cast<uint64_t *>(part_of(smem, 0));
   if (threadIdx.x % 32 == 0)
@@ -135,4 +172,4 @@ __global__ void index_rewritten_in_helper() {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 4 findings in 1 file
+// CHECK:     proxyfence: 5 findings in 1 file
