@@ -1,6 +1,7 @@
 //===- ThreadGroups.cpp - shared memory that one group of threads owns ----===//
 #include "model/ThreadGroups.h"
 #include "model/ThreadInvariance.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -91,6 +92,12 @@ static bool thisField(const Expr *E) {
     return (UM->isImplicitAccess() || onThis(UM->getBase())) &&
            UM->getNumDecls() && llvm::all_of(UM->decls(), constMethod);
   return false;
+}
+
+bool ThreadGroups::kernelArgument(const ParmVarDecl *P) {
+  const auto *Kernel = dyn_cast<FunctionDecl>(P->getDeclContext());
+  return Kernel && Kernel->hasAttr<CUDAGlobalAttr>() &&
+         P->getType()->isIntegralOrEnumerationType() && !written(P);
 }
 
 ThreadGroups::ThreadGroups(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -217,31 +224,39 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
   }
   case BO_Add:
   case BO_Sub: {
-    // Moving every index by one constant keeps them apart, but names
-    // another group's part.
-    auto constant = [&](const Expr *X) -> std::optional<llvm::APSInt> {
-      if (X->isValueDependent())
-        return std::nullopt;
-      return X->getIntegerConstantExpr(Ctx);
-    };
-    std::optional<llvm::APSInt> L = constant(B->getLHS()),
-                                R = constant(B->getRHS());
+    // Moving every index by one value that all threads share keeps them
+    // apart, but names another group's part.
+    std::optional<int64_t> L = shift(B->getLHS(), Depth),
+                           R = shift(B->getRHS(), Depth);
     int64_t Sign = B->getOpcode() == BO_Add ? 1 : -1;
     std::optional<ThreadGroup> G;
     if (R) {
       G = index(B->getLHS(), Depth + 1);
       if (G)
-        G->Offset += Sign * R->getExtValue();
+        G->Offset += Sign * *R;
     } else if (L && Sign > 0) {
       G = index(B->getRHS(), Depth + 1);
       if (G)
-        G->Offset += L->getExtValue();
+        G->Offset += *L;
     }
     return G;
   }
   default:
     return std::nullopt;
   }
+}
+
+std::optional<int64_t> ThreadGroups::shift(const Expr *E, unsigned Depth) {
+  if (!E->isValueDependent())
+    if (std::optional<llvm::APSInt> K = E->getIntegerConstantExpr(Ctx))
+      return K->getExtValue();
+  if (!uniform(E, Depth + 1))
+    return std::nullopt;
+  // A template's value or a kernel argument: unknown, but the same wherever
+  // the same expression is read, so its spelling's hash stands for it.
+  llvm::FoldingSetNodeID Id;
+  E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
+  return int64_t(Id.ComputeHash() | (uint64_t(1) << 40));
 }
 
 std::optional<ThreadGroup> ThreadGroups::offset(const Expr *E, unsigned Depth) {
@@ -320,8 +335,10 @@ bool ThreadGroups::uniform(const Expr *E, unsigned Depth) {
     if (isa<EnumConstantDecl, NonTypeTemplateParmDecl>(D))
       return true;
     const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || isa<ParmVarDecl>(V))
-      return false; // an argument may differ from thread to thread
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))
+      return kernelArgument(P); // a helper's may differ from thread to thread
+    if (!V)
+      return false;
     if (!V->hasLocalStorage())
       return V->getType().isConstQualified();
     return uniform(fixedValue(V), Depth + 1);

@@ -35,7 +35,8 @@ struct ThreadGroup {
   /// The variable holding the index, where the index is read from one
   /// (a named barrier whose id is that variable is the group's barrier).
   const clang::VarDecl *Index = nullptr;
-  /// A constant added to the index (`warp - 4`): another group's part.
+  /// What is added to the index (`warp - 4`; a hash for a value every
+  /// thread shares but unknown here): another group's part.
   int64_t Offset = 0;
   /// Not yet known: the offset is a multiple of this integer parameter of a
   /// helper (`advance(p, i * kBytes)`), so the group is the argument's,
@@ -80,6 +81,12 @@ private:
   std::optional<ThreadGroup> divided(const ThreadGroup &G,
                                      const clang::Expr *By);
   std::optional<ThreadGroup> called(const clang::CallExpr *C, unsigned Depth);
+  /// The amount \p E moves an index by, where every thread computes it
+  /// alike: its value, or a stand-in for a value unknown here.
+  std::optional<int64_t> shift(const clang::Expr *E, unsigned Depth);
+  /// Whether \p P is an integer argument of a kernel, the same in every
+  /// thread of the launch, and never assigned.
+  bool kernelArgument(const clang::ParmVarDecl *P);
   /// Whether \p E has one value in every thread of the CTA.
   bool uniform(const clang::Expr *E, unsigned Depth);
   /// Whether \p V is assigned, incremented or has its address taken in its

@@ -59,6 +59,21 @@ bool identityBuiltin(llvm::StringRef Name) {
          Name == "__builtin_expect" || Name == "__builtin_assume";
 }
 
+/// An operator that computes a value from its operands without writing any
+/// of them, when applied to built-in types.
+bool valueOperator(OverloadedOperatorKind Op) {
+  switch (Op) {
+  case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
+  case OO_Caret: case OO_Amp: case OO_Pipe: case OO_Tilde: case OO_Exclaim:
+  case OO_Less: case OO_Greater: case OO_LessEqual: case OO_GreaterEqual:
+  case OO_EqualEqual: case OO_ExclaimEqual: case OO_LessLess:
+  case OO_GreaterGreater: case OO_AmpAmp: case OO_PipePipe: case OO_Spaceship:
+    return true;
+  default:
+    return false;
+  }
+}
+
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 public:
   WriteCollector(
@@ -80,7 +95,11 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = C->getDirectCallee();
     unsigned Skip = 0;
-    if (isa<CXXOperatorCallExpr>(C)) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
+      // A pattern's `a * b` on dependent types is the built-in operator on
+      // integers: it writes neither operand.
+      if (!F && valueOperator(OC->getOperator()))
+        return true;
       const auto *M = dyn_cast_or_null<CXXMethodDecl>(F);
       if (C->getNumArgs() && (!M || !M->isConst()))
         mark(C->getArg(0)); // `x = y`, `x += y` on a class, or any mutator
@@ -123,7 +142,10 @@ public:
 
 private:
   void mark(const Expr *E) {
-    if (const VarDecl *V = writtenVariable(E))
+    // A const object (`int const &rank_idx`, `const int warp`) cannot be
+    // written through its name; a call that may take it by reference reads it.
+    if (const VarDecl *V = writtenVariable(E);
+        V && !V->getType().getNonReferenceType().isConstQualified())
       Written.insert(V);
   }
   llvm::DenseSet<const VarDecl *> &Written;

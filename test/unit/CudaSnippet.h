@@ -42,11 +42,15 @@ __global__ void k(float *out) {
   if (threadIdx.x == 0) tma_store(out, tile, 1024);
 })";
 
-/// The definition of the top-level function \p Name, or null.
+/// The definition of the top-level function \p Name (a template's
+/// pattern, for a function template), or null.
 inline const clang::FunctionDecl *function(clang::ASTContext &Ctx,
                                            llvm::StringRef Name) {
   for (const clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *FD = llvm::dyn_cast<clang::FunctionDecl>(D))
+    if (const auto *FD = llvm::isa<clang::FunctionTemplateDecl>(D)
+                             ? llvm::cast<clang::FunctionTemplateDecl>(D)
+                                   ->getTemplatedDecl()
+                             : llvm::dyn_cast<clang::FunctionDecl>(D))
       if (FD->getName() == Name && FD->hasBody())
         return FD;
   return nullptr;

@@ -91,4 +91,38 @@ TEST(ThreadInvariance, ValuesTheLoopChanges) {
             (std::vector<bool>{false, false, false, false, false, false}));
 }
 
+/// Which of \p Names function `k` may write, in that order.
+std::vector<bool> writtenIn(const std::string &Code,
+                            std::vector<std::string> Names) {
+  test::Snippet S = test::parseFunction(Code);
+  if (!S.Fn)
+    return {};
+  ThreadInvariance In(S.AST->getASTContext(), S.Fn);
+  std::vector<bool> Out;
+  for (const std::string &N : Names)
+    for (const ParmVarDecl *P : S.Fn->parameters())
+      if (P->getName() == N)
+        Out.push_back(In.written(P));
+  return Out;
+}
+
+TEST(ThreadInvariance, WhatAPatternsCallsMayWrite) {
+  // `stride * i` on dependent types names no callee, with an operator
+  // template in scope; it computes a value. A const object is never written
+  // through its name, whatever the call takes it as.
+  EXPECT_EQ(writtenIn(R"(
+    template <typename T> struct Vec { T x; };
+    template <typename T> __device__ Vec<T> operator*(Vec<T> v, T k);
+    template <typename T> __device__ void update(T &);
+    template <typename T>
+    __device__ T k(T stride, int i, int const &rank, int slot, int count) {
+      update(rank);
+      update(slot);
+      count += 1;
+      return stride * i + stride * rank;
+    })",
+                      {"stride", "i", "rank", "slot", "count"}),
+            (std::vector<bool>{false, false, false, true, true}));
+}
+
 } // namespace
