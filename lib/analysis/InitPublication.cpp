@@ -1,5 +1,6 @@
 //===- MbarrierInit.cpp - is an mbarrier's initialisation visible ---------===//
 #include "analysis/InitPublication.h"
+#include "analysis/BranchFacts.h"
 #include "model/ClusterLaunch.h"
 #include "analysis/Dataflow.h"
 #include "model/DependentCalls.h"
@@ -686,11 +687,23 @@ bool MbarrierAnalyzer::initByEachGroup(const Event &Init, const Event &Use) {
         return true;
     return false;
   };
+  // Or the use's own branches pick the same groups: the init under
+  // `warp >= k && elect()`, the use in the else-branch of `warp < k`.
+  std::vector<BranchFact> UseFacts;
+  if (Use.At.Fn == Init.At.Fn && Use.At.S)
+    UseFacts = factsAt(Ctx, PM, Use.At.S);
+  auto sameGroupsAtUse = [&](const IfStmt *If, bool Then) {
+    for (const BranchFact &F : conjunctsOf(Ctx, If->getCond(), Then))
+      if (Groups.tellsGroupsApart(F.E) && !states(UseFacts, F))
+        return false;
+    return true;
+  };
   const Stmt *S = Init.At.S;
   for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
     if (const auto *If = dyn_cast<IfStmt>(P);
         If && S != If->getCond() && !encloses(If, Use.At) &&
-        Groups.tellsGroupsApart(If->getCond()))
+        Groups.tellsGroupsApart(If->getCond()) &&
+        !sameGroupsAtUse(If, S == If->getThen()))
       return false;
   return true;
 }

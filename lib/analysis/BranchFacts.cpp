@@ -1,0 +1,88 @@
+//===- BranchFacts.cpp - what the branches around a statement say holds ---===//
+#include "analysis/BranchFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/FoldingSet.h"
+
+using namespace clang;
+
+namespace proxyfence {
+namespace {
+
+std::string profileOf(const ASTContext &Ctx, const Expr *E) {
+  llvm::FoldingSetNodeID Id;
+  E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
+  return std::to_string(Id.ComputeHash());
+}
+
+/// The comparison that holds when `L Op R` is false.
+BinaryOperatorKind negated(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT: return BO_GE;
+  case BO_GE: return BO_LT;
+  case BO_GT: return BO_LE;
+  case BO_LE: return BO_GT;
+  case BO_EQ: return BO_NE;
+  default: return BO_EQ; // BO_NE
+  }
+}
+
+BranchFact factOf(const ASTContext &Ctx, const Expr *E, bool Truth) {
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || !B->isComparisonOp() || B->getOpcode() == BO_Cmp)
+    return {E, (Truth ? "+" : "!") + profileOf(Ctx, E)};
+  BinaryOperatorKind Op = Truth ? B->getOpcode() : negated(B->getOpcode());
+  std::string L = profileOf(Ctx, B->getLHS()), R = profileOf(Ctx, B->getRHS());
+  // `a > b` is `b < a`; `a == b` is `b == a`.
+  if (Op == BO_GT || Op == BO_GE) {
+    std::swap(L, R);
+    Op = Op == BO_GT ? BO_LT : BO_LE;
+  } else if ((Op == BO_EQ || Op == BO_NE) && R < L) {
+    std::swap(L, R);
+  }
+  return {E, L + BinaryOperator::getOpcodeStr(Op).str() + R};
+}
+
+void collect(const ASTContext &Ctx, const Expr *Cond, bool Truth,
+             std::vector<BranchFact> &Out) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot)
+    return collect(Ctx, U->getSubExpr(), !Truth, Out);
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && B->getOpcode() == (Truth ? BO_LAnd : BO_LOr)) {
+    collect(Ctx, B->getLHS(), Truth, Out);
+    collect(Ctx, B->getRHS(), Truth, Out);
+    return;
+  }
+  Out.push_back(factOf(Ctx, Cond, Truth));
+}
+
+} // namespace
+
+std::vector<BranchFact> conjunctsOf(const ASTContext &Ctx, const Expr *Cond,
+                                    bool Truth) {
+  std::vector<BranchFact> Out;
+  if (Cond)
+    collect(Ctx, Cond, Truth, Out);
+  return Out;
+}
+
+std::vector<BranchFact> factsAt(const ASTContext &Ctx, const ParentMap &PM,
+                                const Stmt *S) {
+  std::vector<BranchFact> Out;
+  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P);
+        If && If->getCond() && (S == If->getThen() || S == If->getElse()))
+      collect(Ctx, If->getCond(), S == If->getThen(), Out);
+  return Out;
+}
+
+bool states(const std::vector<BranchFact> &Facts, const BranchFact &F) {
+  for (const BranchFact &K : Facts)
+    if (K.Key == F.Key)
+      return true;
+  return false;
+}
+
+} // namespace proxyfence
