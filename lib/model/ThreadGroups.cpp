@@ -5,6 +5,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
 
@@ -199,6 +200,11 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
   }
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    // The local's initialiser is read in its function, whose launch bound
+    // may tell how many groups there are.
+    llvm::SaveAndRestore InFn(Within, V ? dyn_cast_or_null<FunctionDecl>(
+                                              V->getParentFunctionOrMethod())
+                                        : Within);
     std::optional<ThreadGroup> G = index(fixedValue(V), Depth + 1);
     if (G)
       G->Index = V;
@@ -214,6 +220,8 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
     if (std::optional<ThreadGroup> G = index(B->getLHS(), Depth + 1))
       return divided(*G, B->getRHS());
     return std::nullopt;
+  case BO_Rem:
+    return rotated(B, Depth);
   case BO_Shr: {
     std::optional<uint64_t> S = positiveConstant(B->getRHS(), Ctx);
     std::optional<ThreadGroup> G = S && *S < 20 ? index(B->getLHS(), Depth + 1)
@@ -244,6 +252,63 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
   default:
     return std::nullopt;
   }
+}
+
+namespace {
+/// \p E as a product: its constant factor and the spellings of the others
+/// (`kNumWarps * 32` is 32 and {kNumWarps}); a template parameter stands
+/// for its default argument.
+bool productOf(const Expr *E, const ASTContext &Ctx, uint64_t &K,
+               std::vector<std::string> &Factors, unsigned Depth = 0) {
+  E = E->IgnoreParenImpCasts();
+  if (!E->isValueDependent())
+    if (std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx)) {
+      if (V->isNegative())
+        return false;
+      K *= V->getZExtValue();
+      return true;
+    }
+  if (Depth > 8)
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Mul)
+    return productOf(B->getLHS(), Ctx, K, Factors, Depth + 1) &&
+           productOf(B->getRHS(), Ctx, K, Factors, Depth + 1);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *P = dyn_cast<NonTypeTemplateParmDecl>(DR->getDecl());
+        P && P->hasDefaultArgument())
+      return productOf(P->getDefaultArgument().getSourceExpression(), Ctx, K,
+                       Factors, Depth + 1);
+  llvm::FoldingSetNodeID Id;
+  E->Profile(Id, Ctx, /*Canonical=*/true);
+  Factors.push_back(std::to_string(Id.ComputeHash()));
+  return true;
+}
+} // namespace
+
+std::optional<ThreadGroup> ThreadGroups::rotated(const BinaryOperator *B,
+                                                 unsigned Depth) {
+  // `(warp + rank) % kNumWarps` in a kernel of at most kNumWarps warps
+  // (`__launch_bounds__(kNumWarps * 32)`) gives each warp a distinct value.
+  std::optional<ThreadGroup> G = index(B->getLHS(), Depth + 1);
+  const auto *LB = Within ? Within->getAttr<CUDALaunchBoundsAttr>() : nullptr;
+  if (!G || !G->Threads || !LB || !LB->getMaxThreads() ||
+      !uniform(B->getRHS(), Depth + 1))
+    return std::nullopt;
+  uint64_t Bound = 1, Parts = G->Threads;
+  std::vector<std::string> BoundFactors, PartFactors;
+  if (!productOf(LB->getMaxThreads(), Ctx, Bound, BoundFactors) ||
+      !productOf(B->getRHS(), Ctx, Parts, PartFactors))
+    return std::nullopt;
+  llvm::sort(BoundFactors);
+  llvm::sort(PartFactors);
+  if (BoundFactors != PartFactors || Bound > Parts)
+    return std::nullopt;
+  // Another part than the warp's own: named by the rotation's spelling.
+  llvm::FoldingSetNodeID Id;
+  B->Profile(Id, Ctx, /*Canonical=*/true);
+  G->Offset = int64_t(Id.ComputeHash() | (uint64_t(1) << 40));
+  G->Index = nullptr;
+  return G;
 }
 
 std::optional<int64_t> ThreadGroups::shift(const Expr *E, unsigned Depth) {

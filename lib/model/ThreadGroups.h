@@ -84,6 +84,10 @@ private:
   /// The amount \p E moves an index by, where every thread computes it
   /// alike: its value, or a stand-in for a value unknown here.
   std::optional<int64_t> shift(const clang::Expr *E, unsigned Depth);
+  /// The group whose index `x % n` \p B is, where the launch bound of the
+  /// kernel it is read in allows at most n groups.
+  std::optional<ThreadGroup> rotated(const clang::BinaryOperator *B,
+                                     unsigned Depth);
   /// Whether \p P is an integer argument of a kernel, the same in every
   /// thread of the launch, and never assigned.
   bool kernelArgument(const clang::ParmVarDecl *P);
@@ -96,6 +100,8 @@ private:
   const clang::Expr *fixedValue(const clang::VarDecl *V);
 
   clang::ASTContext &Ctx;
+  /// The function whose local's initialiser index() is reading.
+  const clang::FunctionDecl *Within = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<ThreadInvariance>>
       Writes;
 };

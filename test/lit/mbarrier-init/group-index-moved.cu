@@ -5,7 +5,8 @@
 // own part and publishes it with `__syncwarp` (PTX ISA, bar.warp.sync
 // orders the memory accesses of the threads taking part). Kernels
 // `skip_template_warps`, `skip_through_helper`, `rotate_by_kernel_argument`
-// and `layout_part_beside_operator_template` are correct. The others index
+// and `layout_part_beside_operator_template` are correct (and the rotations
+// below). The others index
 // the barrier by the shared value alone, by a helper's parameter (which each
 // thread may pass differently) or by the lane, so warps share the barrier
 // and only a CTA-wide barrier publishes its init.
@@ -78,6 +79,50 @@ __global__ void helper_given_the_lane() {
   moved_by_helper_argument(threadIdx.x % 32);
 }
 
+// A rotation modulo the number of warps (`(warp + rank) % kNumWarps`) gives
+// each warp its own part where the launch bound allows no more warps than
+// that: `rotate_in_bounded_block` and `rotate_constant_bound` are correct.
+// Without a bound, or with one that allows more warps, two warps may share
+// a part.
+template <int kNumWarps, int kNumThreads = kNumWarps * 32>
+__global__ void __launch_bounds__(kNumThreads, 1)
+    rotate_in_bounded_block(int rank) {
+  const int warp = (threadIdx.x / 32 + rank) % kNumWarps;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(warp), 1);
+  __syncwarp();
+  arrive(bar_of(warp));
+}
+
+__global__ void __launch_bounds__(128) rotate_constant_bound(int rank) {
+  const int warp = (threadIdx.x / 32 + rank) % 4;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(warp), 1);
+  __syncwarp();
+  arrive(bar_of(warp));
+}
+
+template <int kNumWarps>
+__global__ void rotate_without_bound(int rank) {
+  const int warp = (threadIdx.x / 32 + rank) % kNumWarps;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(bar_of(warp));
+}
+
+template <int kNumWarps>
+__global__ void __launch_bounds__(kNumWarps * 64, 1)
+    rotate_in_larger_block(int rank) {
+  const int warp = (threadIdx.x / 32 + rank) % kNumWarps;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(bar_of(warp));
+}
+
 // Any operator template in scope makes a pattern's `bytes_per_rank() *
 // rank_idx` an operator call that names no callee; it still only reads
 // `int const &rank_idx`, so the index stays the caller's warp.
@@ -121,4 +166,4 @@ template <int kBytes> __global__ void layout_part_per_lane() {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 4 findings in 1 file
+// CHECK:     proxyfence: 6 findings in 1 file
