@@ -2,7 +2,7 @@
 #include "analysis/BranchFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
-#include "llvm/ADT/FoldingSet.h"
+#include "model/ThreadGroups.h"
 
 using namespace clang;
 
@@ -10,9 +10,7 @@ namespace proxyfence {
 namespace {
 
 std::string profileOf(const ASTContext &Ctx, const Expr *E) {
-  llvm::FoldingSetNodeID Id;
-  E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
-  return std::to_string(Id.ComputeHash());
+  return std::to_string(spellingHash(E, Ctx));
 }
 
 /// The comparison that holds when `L Op R` is false.

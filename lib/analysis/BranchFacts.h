@@ -2,8 +2,8 @@
 //
 // A statement in the then-branch of `if (a && b)` runs where `a` and `b`
 // hold; one in the else-branch of `if (w < k)` runs where `w >= k` does.
-// Two statements are reached by the same threads as far as such conditions
-// go when one's facts include the other's.
+// Where a use's facts include a condition of an init's branch, the threads
+// that reach the use satisfy it too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_ANALYSIS_BRANCHFACTS_H

@@ -692,10 +692,16 @@ bool MbarrierAnalyzer::initByEachGroup(const Event &Init, const Event &Use) {
   std::vector<BranchFact> UseFacts;
   if (Use.At.Fn == Init.At.Fn && Use.At.S)
     UseFacts = factsAt(Ctx, PM, Use.At.S);
+  // Each other part of the init's guard must pick threads within every
+  // warp alike (`lane == 0`, `elect()`), and a shared part must read the
+  // same values at both.
   auto sameGroupsAtUse = [&](const IfStmt *If, bool Then) {
-    for (const BranchFact &F : conjunctsOf(Ctx, If->getCond(), Then))
-      if (Groups.tellsGroupsApart(F.E) && !states(UseFacts, F))
+    for (const BranchFact &F : conjunctsOf(Ctx, If->getCond(), Then)) {
+      bool Shared = states(UseFacts, F) && Groups.unchanging(F.E);
+      if (!Shared && (Groups.tellsGroupsApart(F.E) ||
+                      Groups.readsWarpGroupIndex(F.E)))
         return false;
+    }
     return true;
   };
   const Stmt *S = Init.At.S;

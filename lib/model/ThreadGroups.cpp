@@ -4,8 +4,10 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/Support/SaveAndRestore.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace clang;
 
@@ -61,6 +63,54 @@ const Expr *onlyReturn(const FunctionDecl *F) {
 }
 } // namespace
 
+/// Whether function \p F may compute something of the thread's identity:
+/// it reads `threadIdx`, runs asm, or calls a builtin or a function that
+/// may (an accessor `stride()` that returns `lane * 64`).
+static bool readsThreadIdentity(const FunctionDecl *F, unsigned Depth = 0) {
+  if (const auto *T = F ? F->getDescribedFunctionTemplate() : nullptr)
+    F = T->getTemplatedDecl();
+  const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
+  if (!Def || !Def->getBody())
+    return false; // a declaration only: an accessor is assumed plain
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Depth;
+    bool Found = false;
+    bool VisitMSPropertyRefExpr(MSPropertyRefExpr *P) {
+      llvm::StringRef Member;
+      Found |= builtinOf(P, Member) == "__cuda_builtin_threadIdx_t";
+      return !Found;
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *) { return !(Found = true); }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *Callee = C->getDirectCallee())
+        Found |= reads(Callee);
+      // A pattern's call: what any candidate it names does (a dependent
+      // `a * b` is the built-in operator on integers).
+      else if (isa<CXXOperatorCallExpr>(C))
+        return true;
+      else if (const auto *O = dyn_cast<OverloadExpr>(
+                   C->getCallee()->IgnoreParenImpCasts()))
+        for (const NamedDecl *D : O->decls())
+          if (const auto *T = dyn_cast<FunctionTemplateDecl>(
+                  D->getUnderlyingDecl()))
+            Found |= reads(T->getTemplatedDecl());
+          else if (const auto *F = dyn_cast<FunctionDecl>(D->getUnderlyingDecl()))
+            Found |= reads(F);
+      return !Found;
+    }
+    bool reads(const FunctionDecl *F) const {
+      if (unsigned Id = F->getBuiltinID()) {
+        llvm::StringRef Name = F->getASTContext().BuiltinInfo.getName(Id);
+        return Name.contains("sreg") || Name.contains("shfl");
+      }
+      return Depth < 4 && readsThreadIdentity(F, Depth + 1);
+    }
+  } Find;
+  Find.Depth = Depth;
+  Find.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  return Find.Found;
+}
+
 /// Whether \p E reads an integer field of the object a member function
 /// runs on (`this->stride`, `stride`).
 static bool thisField(const Expr *E) {
@@ -78,12 +128,13 @@ static bool thisField(const Expr *E) {
   auto onThis = [](const Expr *Base) {
     return isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
   };
+  // Const, and computing what every thread holding the object computes.
   auto constMethod = [](const NamedDecl *D) {
     D = D->getUnderlyingDecl();
     if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
       D = T->getTemplatedDecl();
     const auto *MD = dyn_cast<CXXMethodDecl>(D);
-    return MD && MD->isConst();
+    return MD && MD->isConst() && !readsThreadIdentity(MD);
   };
   const Expr *Callee = C->getCallee()->IgnoreParens();
   if (const auto *ME = dyn_cast<MemberExpr>(Callee))
@@ -111,7 +162,7 @@ bool ThreadGroups::written(const VarDecl *V) {
   std::unique_ptr<ThreadInvariance> &W = Writes[Owner];
   if (!W)
     W = std::make_unique<ThreadInvariance>(Ctx, Owner);
-  return W->written(V);
+  return W->assigned(V);
 }
 
 const Expr *ThreadGroups::fixedValue(const VarDecl *V) {
@@ -226,7 +277,8 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
     std::optional<uint64_t> S = positiveConstant(B->getRHS(), Ctx);
     std::optional<ThreadGroup> G = S && *S < 20 ? index(B->getLHS(), Depth + 1)
                                                : std::nullopt;
-    if (!G || !G->Threads)
+    // `(threadIdx.x + 16) >> 5` groups threads across two warps.
+    if (!G || !G->Threads || G->Offset)
       return std::nullopt;
     return ThreadGroup{G->Threads << *S, 0, nullptr, nullptr};
   }
@@ -254,6 +306,16 @@ std::optional<ThreadGroup> ThreadGroups::index(const Expr *E, unsigned Depth) {
   }
 }
 
+uint64_t spellingHash(const Expr *E, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID Id;
+  E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
+  llvm::BumpPtrAllocator Scratch;
+  llvm::FoldingSetNodeIDRef Ref = Id.Intern(Scratch);
+  return llvm::xxh3_64bits(llvm::ArrayRef(
+      reinterpret_cast<const uint8_t *>(Ref.getData()),
+      Ref.getSize() * sizeof(unsigned)));
+}
+
 namespace {
 /// \p E as a product: its constant factor and the spellings of the others
 /// (`kNumWarps * 32` is 32 and {kNumWarps}); a template parameter stands
@@ -278,9 +340,7 @@ bool productOf(const Expr *E, const ASTContext &Ctx, uint64_t &K,
         P && P->hasDefaultArgument())
       return productOf(P->getDefaultArgument().getSourceExpression(), Ctx, K,
                        Factors, Depth + 1);
-  llvm::FoldingSetNodeID Id;
-  E->Profile(Id, Ctx, /*Canonical=*/true);
-  Factors.push_back(std::to_string(Id.ComputeHash()));
+  Factors.push_back(std::to_string(spellingHash(E, Ctx)));
   return true;
 }
 } // namespace
@@ -288,11 +348,14 @@ bool productOf(const Expr *E, const ASTContext &Ctx, uint64_t &K,
 std::optional<ThreadGroup> ThreadGroups::rotated(const BinaryOperator *B,
                                                  unsigned Depth) {
   // `(warp + rank) % kNumWarps` in a kernel of at most kNumWarps warps
-  // (`__launch_bounds__(kNumWarps * 32)`) gives each warp a distinct value.
+  // (`__launch_bounds__(kNumWarps * 32)`) gives each warp a distinct value,
+  // reading the template's defaults where nothing instantiates it.
+  // In unsigned arithmetic a negative rank wraps modulo 2^32, which n need
+  // not divide: the remainders then repeat.
   std::optional<ThreadGroup> G = index(B->getLHS(), Depth + 1);
   const auto *LB = Within ? Within->getAttr<CUDALaunchBoundsAttr>() : nullptr;
-  if (!G || !G->Threads || !LB || !LB->getMaxThreads() ||
-      !uniform(B->getRHS(), Depth + 1))
+  if (!G || !G->Threads || G->Threads % 32 || !LB || !LB->getMaxThreads() ||
+      !B->getType()->isSignedIntegerType() || !uniform(B->getRHS(), Depth + 1))
     return std::nullopt;
   uint64_t Bound = 1, Parts = G->Threads;
   std::vector<std::string> BoundFactors, PartFactors;
@@ -304,9 +367,7 @@ std::optional<ThreadGroup> ThreadGroups::rotated(const BinaryOperator *B,
   if (BoundFactors != PartFactors || Bound > Parts)
     return std::nullopt;
   // Another part than the warp's own: named by the rotation's spelling.
-  llvm::FoldingSetNodeID Id;
-  B->Profile(Id, Ctx, /*Canonical=*/true);
-  G->Offset = int64_t(Id.ComputeHash() | (uint64_t(1) << 40));
+  G->Offset = int64_t(spellingHash(B, Ctx));
   G->Index = nullptr;
   return G;
 }
@@ -319,9 +380,7 @@ std::optional<int64_t> ThreadGroups::shift(const Expr *E, unsigned Depth) {
     return std::nullopt;
   // A template's value or a kernel argument: unknown, but the same wherever
   // the same expression is read, so its spelling's hash stands for it.
-  llvm::FoldingSetNodeID Id;
-  E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
-  return int64_t(Id.ComputeHash() | (uint64_t(1) << 40));
+  return int64_t(spellingHash(E, Ctx));
 }
 
 std::optional<ThreadGroup> ThreadGroups::offset(const Expr *E, unsigned Depth) {
@@ -420,6 +479,40 @@ bool ThreadGroups::uniform(const Expr *E, unsigned Depth) {
            uniform(C->getTrueExpr(), Depth + 1) &&
            uniform(C->getFalseExpr(), Depth + 1);
   return isa<CXXBoolLiteralExpr, CharacterLiteral>(E);
+}
+
+bool ThreadGroups::readsWarpGroupIndex(const Expr *E) {
+  if (!E)
+    return false;
+  if (std::optional<ThreadGroup> G = indexOf(E))
+    if (G->Unit || G->Threads >= 32)
+      return true;
+  for (const Stmt *Child : E->children())
+    if (readsWarpGroupIndex(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
+bool ThreadGroups::unchanging(const Expr *E) {
+  if (!E)
+    return true;
+  E = E->IgnoreParenImpCasts();
+  if (isa<CallExpr, ArraySubscriptExpr, MemberExpr, CXXDependentScopeMemberExpr,
+          UnresolvedMemberExpr>(E))
+    return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && (U->getOpcode() == UO_Deref || U->isIncrementDecrementOp()))
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasLocalStorage() && written(V))
+      return false;
+  for (const Stmt *Child : E->children())
+    if (!unchanging(dyn_cast_or_null<Expr>(Child)))
+      return false;
+  return true;
 }
 
 bool ThreadGroups::tellsGroupsApart(const Expr *Cond) {

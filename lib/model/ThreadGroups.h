@@ -51,6 +51,11 @@ struct ThreadGroup {
   }
 };
 
+/// A 64-bit hash of how \p E is written, up to parentheses and implicit
+/// casts: the same for two spellings of one value where nothing between
+/// them changes it.
+uint64_t spellingHash(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 class ThreadGroups {
 public:
   explicit ThreadGroups(clang::ASTContext &Ctx);
@@ -70,6 +75,13 @@ public:
   /// Whether \p P is never assigned in its function after the call binds
   /// it: a value the caller's argument gives.
   bool unwrittenParam(const clang::ParmVarDecl *P);
+  /// Whether \p E reads the index of a group of whole warps anywhere in it
+  /// (`warp % 2 == 0`, `wants[warp]`).
+  bool readsWarpGroupIndex(const clang::Expr *E);
+  /// Whether \p E gives the same value wherever it is evaluated in its
+  /// function: it reads no memory and calls nothing, and no variable it
+  /// reads is written after its declaration.
+  bool unchanging(const clang::Expr *E);
   /// Whether condition \p Cond may hold in some groups and not in others:
   /// it reads a group index or `threadIdx.x` other than through `%` or `&`
   /// (`threadIdx.x == 0` does, `lane < 2` and `warp % 4 == 0` do not).

@@ -60,14 +60,15 @@ bool identityBuiltin(llvm::StringRef Name) {
 }
 
 /// An operator that computes a value from its operands without writing any
-/// of them, when applied to built-in types.
+/// of them, when applied to built-in types (not `<<` and `>>`, which stream
+/// into a reference as often).
 bool valueOperator(OverloadedOperatorKind Op) {
   switch (Op) {
   case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
   case OO_Caret: case OO_Amp: case OO_Pipe: case OO_Tilde: case OO_Exclaim:
   case OO_Less: case OO_Greater: case OO_LessEqual: case OO_GreaterEqual:
-  case OO_EqualEqual: case OO_ExclaimEqual: case OO_LessLess:
-  case OO_GreaterGreater: case OO_AmpAmp: case OO_PipePipe: case OO_Spaceship:
+  case OO_EqualEqual: case OO_ExclaimEqual: case OO_AmpAmp: case OO_PipePipe:
+  case OO_Spaceship:
     return true;
   default:
     return false;
@@ -85,6 +86,12 @@ public:
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
       mark(B->getLHS());
+    // A pattern's `in >> x` or `out << x` whose operator only argument-
+    // dependent lookup finds may take either side by reference.
+    if (B->isShiftOp() && B->isTypeDependent()) {
+      mark(B->getLHS());
+      mark(B->getRHS());
+    }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {

@@ -31,6 +31,11 @@ public:
   /// Whether the body writes \p V after its declaration (an assignment, a
   /// mutating call, its address taken, a capture by reference).
   bool written(const clang::VarDecl *V) const { return Written.count(V); }
+  /// Written, or set by an asm that reads the thread's identity (`%laneid`):
+  /// no longer the value it was declared with.
+  bool assigned(const clang::VarDecl *V) const {
+    return Written.count(V) || IdentityAsm.count(V);
+  }
 
 private:
   bool expr(const clang::Expr *E, unsigned Depth);

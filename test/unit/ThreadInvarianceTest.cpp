@@ -109,20 +109,23 @@ std::vector<bool> writtenIn(const std::string &Code,
 TEST(ThreadInvariance, WhatAPatternsCallsMayWrite) {
   // `stride * i` on dependent types names no callee, with an operator
   // template in scope; it computes a value. A const object is never written
-  // through its name, whatever the call takes it as.
+  // through its name, whatever the call takes it as. A shift on a dependent
+  // type may be a stream's `>>`, which takes both sides by reference.
   EXPECT_EQ(writtenIn(R"(
     template <typename T> struct Vec { T x; };
     template <typename T> __device__ Vec<T> operator*(Vec<T> v, T k);
     template <typename T> __device__ void update(T &);
     template <typename T>
-    __device__ T k(T stride, int i, int const &rank, int slot, int count) {
+    __device__ T k(T stride, int i, int const &rank, int slot, int count,
+                   int streamed) {
       update(rank);
       update(slot);
       count += 1;
+      stride >> streamed; // `in >> x` may read into x
       return stride * i + stride * rank;
     })",
-                      {"stride", "i", "rank", "slot", "count"}),
-            (std::vector<bool>{false, false, false, true, true}));
+                      {"stride", "i", "rank", "slot", "count", "streamed"}),
+            (std::vector<bool>{true, false, false, true, true, true}));
 }
 
 } // namespace

@@ -87,7 +87,7 @@ __global__ void helper_given_the_lane() {
 template <int kNumWarps, int kNumThreads = kNumWarps * 32>
 __global__ void __launch_bounds__(kNumThreads, 1)
     rotate_in_bounded_block(int rank) {
-  const int warp = (threadIdx.x / 32 + rank) % kNumWarps;
+  const int warp = (int(threadIdx.x / 32) + rank) % kNumWarps;
   if (threadIdx.x % 32 == 0)
     init_bar(bar_of(warp), 1);
   __syncwarp();
@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kNumThreads, 1)
 }
 
 __global__ void __launch_bounds__(128) rotate_constant_bound(int rank) {
-  const int warp = (threadIdx.x / 32 + rank) % 4;
+  const int warp = (int(threadIdx.x / 32) + rank) % 4;
   if (threadIdx.x % 32 == 0)
     init_bar(bar_of(warp), 1);
   __syncwarp();
@@ -121,6 +121,38 @@ __global__ void __launch_bounds__(kNumWarps * 64, 1)
 // CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
   __syncwarp();
   arrive(bar_of(warp));
+}
+
+// In unsigned arithmetic a negative rank wraps modulo 2^32, which 6 does not
+// divide: warps 0 and 4 then share a part.
+__global__ void __launch_bounds__(192) rotate_unsigned(int rank) {
+  const int warp = (threadIdx.x / 32 + rank) % 6;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(bar_of(warp));
+}
+
+// Not a group's index: a half-warp shift before `>> 5` straddles two warps,
+// and an argument that an asm overwrites with the lane.
+__global__ void shift_then_shr(int shift) {
+  const int slot = (threadIdx.x + shift) >> 5;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(slot), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(bar_of(slot));
+}
+
+__global__ void argument_set_by_asm(int shift) {
+  asm("mov.u32 %0, %%laneid;" : "=r"(shift));
+  const int slot = threadIdx.x / 32 + shift;
+  if (threadIdx.x % 32 == 0)
+    init_bar(bar_of(slot), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(bar_of(slot));
 }
 
 // Any operator template in scope makes a pattern's `bytes_per_rank() *
@@ -166,4 +198,4 @@ template <int kBytes> __global__ void layout_part_per_lane() {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 6 findings in 1 file
+// CHECK:     proxyfence: 9 findings in 1 file

@@ -142,6 +142,27 @@ __global__ void template_layout_part_for_all() {
   arrive(mine.barrier());
 }
 
+// A const accessor that computes from the lane is no stride every thread
+// shares: lane 0 of each warp inits the same barrier.
+struct LaneStrided {
+  uint8_t *base;
+  __device__ explicit LaneStrided(uint8_t *b) : base(b) {}
+  __device__ int64_t stride() const { return (threadIdx.x % 32) * 64; }
+  __device__ uint64_t *barrier(int const &i) const {
+    return reinterpret_cast<uint64_t *>(base + stride() * i);
+  }
+};
+
+__global__ void stride_from_the_lane() {
+  const int warp = threadIdx.x / 32;
+  const LaneStrided parts(smem);
+  if (threadIdx.x % 32 == 0)
+    init_bar(parts.barrier(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier dynamic shared memory is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  arrive(parts.barrier(warp));
+}
+
 __global__ void same_part_for_all() {
   auto *bar = reinterpret_cast<uint64_t *>(part_of(smem, 0));
   if (threadIdx.x % 32 == 0)
@@ -172,4 +193,4 @@ __global__ void index_rewritten_in_helper() {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 5 findings in 1 file
+// CHECK:     proxyfence: 6 findings in 1 file

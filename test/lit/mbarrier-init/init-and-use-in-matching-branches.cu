@@ -3,10 +3,9 @@
 // picks the same warps: the else-branch of `warp < kProducers`, or the
 // then-branch of `warp >= kProducers` (PTX ISA, bar.warp.sync orders the
 // memory accesses of the threads taking part). Kernels `roles_by_else` and
-// `roles_by_same_test` are correct. In `used_by_other_warps` and
-// `used_by_producers` the branch of the use admits warps that did not
-// init, so their use is not ordered after the init by any barrier they take
-// part in.
+// `roles_by_same_test` are correct. In the others the branch of the use
+// admits warps that did not init, so their use is not ordered after the
+// init by any barrier they take part in.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
 #include "Inputs/raw_mbarrier.h"
@@ -60,5 +59,29 @@ __global__ void used_by_producers() {
     arrive(bar_of(warp));
 }
 
+// The use's branch states only part of what picked the initialising warps
+// (`warp % 2 == 0` is left), or the same words mean another value there.
+__global__ void init_by_even_warps_only() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp >= 4 && warp % 2 == 0 && lane == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  if (warp >= 4)
+    arrive(bar_of(warp));
+}
+
+__global__ void bound_changed_between(int first) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int k = first;
+  if (warp >= k && lane == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  k = first / 2;
+  if (warp >= k)
+    arrive(bar_of(warp));
+}
+
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 2 findings in 1 file
+// CHECK:     proxyfence: 4 findings in 1 file
