@@ -66,13 +66,32 @@ std::vector<BranchFact> conjunctsOf(const ASTContext &Ctx, const Expr *Cond,
   return Out;
 }
 
+/// Whether \p S always leaves the function: `return;`, or a block that
+/// ends in one.
+static bool leaves(const Stmt *S) {
+  if (const auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    return !C->body_empty() && leaves(C->body_back());
+  return isa_and_nonnull<ReturnStmt>(S);
+}
+
 std::vector<BranchFact> factsAt(const ASTContext &Ctx, const ParentMap &PM,
                                 const Stmt *S) {
   std::vector<BranchFact> Out;
-  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P))
+  for (const Stmt *P = PM.getParent(S); P; S = P, P = PM.getParent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P);
         If && If->getCond() && (S == If->getThen() || S == If->getElse()))
       collect(Ctx, If->getCond(), S == If->getThen(), Out);
+    // `if (warp < k) return;` earlier in the block: `warp >= k` holds here.
+    if (const auto *Block = dyn_cast<CompoundStmt>(P))
+      for (const Stmt *Before : Block->body()) {
+        if (Before == S)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Before);
+            If && If->getCond() && !If->getElse() && !If->isConsteval() &&
+            leaves(If->getThen()))
+          collect(Ctx, If->getCond(), false, Out);
+      }
+  }
   return Out;
 }
 

@@ -28,8 +28,8 @@ struct BranchFact {
 std::vector<BranchFact> conjunctsOf(const clang::ASTContext &Ctx,
                                     const clang::Expr *Cond, bool Truth);
 
-/// The facts of the branches whose then- or else-branch holds \p S, up to
-/// its function's body.
+/// The facts of the branches whose then- or else-branch holds \p S, and of
+/// the `if (c) return;` before it in its blocks, up to its function's body.
 std::vector<BranchFact> factsAt(const clang::ASTContext &Ctx,
                                 const clang::ParentMap &PM,
                                 const clang::Stmt *S);

@@ -3,7 +3,7 @@
 // picks the same warps: the else-branch of `warp < kProducers`, or the
 // then-branch of `warp >= kProducers` (PTX ISA, bar.warp.sync orders the
 // memory accesses of the threads taking part). Kernels `roles_by_else` and
-// `roles_by_same_test` are correct. In the others the branch of the use
+// `roles_by_same_test` and `roles_by_early_return` are correct. In the others the branch of the use
 // admits warps that did not init, so their use is not ordered after the
 // init by any barrier they take part in.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
@@ -36,6 +36,29 @@ __global__ void roles_by_same_test() {
   __syncwarp();
   if (warp >= 4)
     arrive(bar_of(warp));
+}
+
+__global__ void roles_by_early_return() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp >= 4 && lane == 0)
+    init_bar(bar_of(warp), 1);
+  __syncwarp();
+  if (warp < 4)
+    return;
+  arrive(bar_of(warp));
+}
+
+__global__ void early_return_of_fewer_warps() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp >= 4 && lane == 0)
+    init_bar(bar_of(warp), 1);
+// CHECK-DAG: .cu:[[#@LINE-1]]:5: warning: mbarrier {{.*}} is used by other threads before a CTA-wide barrier {{.*}}[proxyfence-mbarrier-init]
+  __syncwarp();
+  if (warp < 2) {
+    arrive(bar_of(0));
+    return;
+  }
+  arrive(bar_of(warp));
 }
 
 __global__ void used_by_other_warps() {
@@ -84,4 +107,4 @@ __global__ void bound_changed_between(int first) {
 }
 
 // CHECK-NOT: warning:
-// CHECK:     proxyfence: 4 findings in 1 file
+// CHECK:     proxyfence: 5 findings in 1 file
