@@ -13,28 +13,17 @@ std::string profileOf(const ASTContext &Ctx, const Expr *E) {
   return std::to_string(spellingHash(E, Ctx));
 }
 
-/// The comparison that holds when `L Op R` is false.
-BinaryOperatorKind negated(BinaryOperatorKind Op) {
-  switch (Op) {
-  case BO_LT: return BO_GE;
-  case BO_GE: return BO_LT;
-  case BO_GT: return BO_LE;
-  case BO_LE: return BO_GT;
-  case BO_EQ: return BO_NE;
-  default: return BO_EQ; // BO_NE
-  }
-}
-
 BranchFact factOf(const ASTContext &Ctx, const Expr *E, bool Truth) {
   const auto *B = dyn_cast<BinaryOperator>(E);
   if (!B || !B->isComparisonOp() || B->getOpcode() == BO_Cmp)
     return {E, (Truth ? "+" : "!") + profileOf(Ctx, E)};
-  BinaryOperatorKind Op = Truth ? B->getOpcode() : negated(B->getOpcode());
+  BinaryOperatorKind Op =
+      Truth ? B->getOpcode() : BinaryOperator::negateComparisonOp(B->getOpcode());
   std::string L = profileOf(Ctx, B->getLHS()), R = profileOf(Ctx, B->getRHS());
   // `a > b` is `b < a`; `a == b` is `b == a`.
   if (Op == BO_GT || Op == BO_GE) {
     std::swap(L, R);
-    Op = Op == BO_GT ? BO_LT : BO_LE;
+    Op = BinaryOperator::reverseComparisonOp(Op);
   } else if ((Op == BO_EQ || Op == BO_NE) && R < L) {
     std::swap(L, R);
   }
