@@ -1,5 +1,6 @@
 //===- ClusterLaunch.cpp - kernels that run without a cluster -------------===//
 #include "model/ClusterLaunch.h"
+#include "model/LaunchClusterDims.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -20,10 +21,20 @@ namespace {
 class LaunchScan : public RecursiveASTVisitor<LaunchScan> {
 public:
   llvm::DenseMap<const FunctionDecl *, bool> &Launched, &Escaped;
-  LaunchScan(llvm::DenseMap<const FunctionDecl *, bool> &L,
+  LaunchScan(ASTContext &Ctx, llvm::DenseMap<const FunctionDecl *, bool> &L,
              llvm::DenseMap<const FunctionDecl *, bool> &E)
-      : Launched(L), Escaped(E) {}
+      : Launched(L), Escaped(E), ClusterDims(Ctx) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    auto *F = dyn_cast_or_null<FunctionDecl>(D);
+    if (F)
+      Functions.push_back(F);
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    if (F)
+      Functions.pop_back();
+    return Continue;
+  }
 
   bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
     // The callee of `k<<<...>>>(args)` is a launch; the rest is traversed.
@@ -72,14 +83,24 @@ public:
       return true;
     if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl()))
       if (F->hasAttr<CUDAGlobalAttr>())
-        Escaped[kernelKey(F)] = true;
+        escape(kernelKey(F));
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
       if (const FunctionDecl *K = KernelOf.lookup(V))
-        Escaped[K] = true;
+        escape(K);
     return true;
   }
 
 private:
+  /// A kernel handed to code other than `<<<...>>>`: a launch whose cluster
+  /// the enclosing host code sets to one CTA, or else unknown.
+  void escape(const FunctionDecl *K) {
+    const FunctionDecl *Host = Functions.empty() ? nullptr : Functions.back();
+    if (Host && ClusterDims.onlyOneCtaClusters(Host))
+      Launched[K] = true;
+    else
+      Escaped[K] = true;
+  }
+
   /// The kernel \p E names (`kernel<T>`, `&kernel<T>`), if any.
   static const FunctionDecl *kernelNamed(const Expr *E) {
     if (!E)
@@ -101,12 +122,14 @@ private:
 
   llvm::DenseSet<const DeclRefExpr *> Queries;
   llvm::DenseMap<const VarDecl *, const FunctionDecl *> KernelOf;
+  LaunchClusterDims ClusterDims;
+  llvm::SmallVector<const FunctionDecl *, 4> Functions;
 };
 } // namespace
 
 void ClusterLaunches::scan() {
   Scanned = true;
-  LaunchScan(Launched, Escaped).TraverseDecl(Ctx.getTranslationUnitDecl());
+  LaunchScan(Ctx, Launched, Escaped).TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
 bool ClusterLaunches::singleCta(const FunctionDecl *Fn) {

@@ -3,8 +3,10 @@
 // A kernel with no `__cluster_dims__` whose every use in the translation
 // unit is a `<<<...>>>` launch (which cannot ask for a cluster) runs as a
 // cluster of one CTA: a "remote" arrive to rank 0 reaches its own barrier.
-// Where a kernel's launch is not visible, or it is passed elsewhere (to
-// cudaLaunchKernelEx, which may set a cluster dimension), nothing is known.
+// So does one handed to cudaLaunchKernelEx by host code that sets every
+// launch cluster dimension it sets to constants of one CTA
+// (LaunchClusterDims.h). Where a kernel's launch is not visible, or its
+// cluster dimension is not known, nothing is known.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_CLUSTERLAUNCH_H
