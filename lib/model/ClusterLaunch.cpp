@@ -21,9 +21,12 @@ namespace {
 class LaunchScan : public RecursiveASTVisitor<LaunchScan> {
 public:
   llvm::DenseMap<const FunctionDecl *, bool> &Launched, &Escaped;
+  /// Kernel definitions, instantiations included.
+  std::vector<const FunctionDecl *> &Kernels;
   LaunchScan(ASTContext &Ctx, llvm::DenseMap<const FunctionDecl *, bool> &L,
-             llvm::DenseMap<const FunctionDecl *, bool> &E)
-      : Launched(L), Escaped(E), ClusterDims(Ctx) {}
+             llvm::DenseMap<const FunctionDecl *, bool> &E,
+             std::vector<const FunctionDecl *> &Kernels)
+      : Launched(L), Escaped(E), Kernels(Kernels), ClusterDims(Ctx) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl *D) {
@@ -39,9 +42,9 @@ public:
   bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
     // The callee of `k<<<...>>>(args)` is a launch; the rest is traversed.
     if (const FunctionDecl *F = K->getDirectCallee())
-      Launched[kernelKey(F)] = true;
+      launched(F);
     else if (const VarDecl *V = launchVariable(K->getCallee()))
-      Launched[KernelOf.lookup(V)] = true;
+      launched(KernelOf.lookup(V));
     for (Stmt *Child : K->children())
       if (Child != K->getCallee())
         TraverseStmt(Child);
@@ -54,7 +57,7 @@ public:
                                                  : nullptr;
     if (!K)
       return RecursiveASTVisitor::TraverseVarDecl(V);
-    KernelOf[V] = kernelKey(K);
+    KernelOf[V] = K;
     return true;
   }
   /// `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -78,12 +81,18 @@ public:
         Queries.insert(D);
     return true;
   }
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (F->hasAttr<CUDAGlobalAttr>() && F->doesThisDeclarationHaveABody() &&
+        !F->isDependentContext())
+      Kernels.push_back(F);
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     if (Queries.count(D))
       return true;
     if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl()))
       if (F->hasAttr<CUDAGlobalAttr>())
-        escape(kernelKey(F));
+        escape(F);
     if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
       if (const FunctionDecl *K = KernelOf.lookup(V))
         escape(K);
@@ -91,14 +100,19 @@ public:
   }
 
 private:
+  /// Launches count for the kernel as named (a template's specialization)
+  /// and for its template, which an uninstantiated pattern is judged by.
+  void launched(const FunctionDecl *K) {
+    Launched[kernelKey(K)] = Launched[K->getCanonicalDecl()] = true;
+  }
   /// A kernel handed to code other than `<<<...>>>`: a launch whose cluster
   /// the enclosing host code sets to one CTA, or else unknown.
   void escape(const FunctionDecl *K) {
     const FunctionDecl *Host = Functions.empty() ? nullptr : Functions.back();
     if (Host && ClusterDims.onlyOneCtaClusters(Host))
-      Launched[K] = true;
+      launched(K);
     else
-      Escaped[K] = true;
+      Escaped[kernelKey(K)] = Escaped[K->getCanonicalDecl()] = true;
   }
 
   /// The kernel \p E names (`kernel<T>`, `&kernel<T>`), if any.
@@ -129,19 +143,98 @@ private:
 
 void ClusterLaunches::scan() {
   Scanned = true;
-  LaunchScan(Ctx, Launched, Escaped).TraverseDecl(Ctx.getTranslationUnitDecl());
+  LaunchScan(Ctx, Launched, Escaped, Kernels)
+      .TraverseDecl(Ctx.getTranslationUnitDecl());
+}
+
+namespace {
+/// The functions a body calls directly, constructors and lambdas included.
+class Callees : public RecursiveASTVisitor<Callees> {
+public:
+  llvm::SmallVector<const FunctionDecl *, 16> Out;
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *C) {
+    add(C->getDirectCallee());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    add(C->getConstructor());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    add(L->getCallOperator());
+    return true;
+  }
+
+private:
+  void add(const FunctionDecl *F) {
+    const FunctionDecl *Def = nullptr;
+    if (F && F->hasBody(Def))
+      Out.push_back(Def);
+  }
+};
+} // namespace
+
+void ClusterLaunches::mapCallers() {
+  CallersMapped = true;
+  // A kernel whose calls reach further than this leaves the map incomplete:
+  // then no device function is taken to run in a cluster of one.
+  constexpr unsigned MaxReach = 50000;
+  for (const FunctionDecl *K : Kernels) {
+    llvm::DenseSet<const FunctionDecl *> Seen;
+    llvm::SmallVector<const FunctionDecl *, 64> Work = {K};
+    Seen.insert(K);
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.pop_back_val();
+      if (F != K)
+        KernelsCalling[F].push_back(K);
+      Callees C;
+      C.TraverseStmt(F->getBody());
+      for (const FunctionDecl *Callee : C.Out)
+        if (Seen.insert(Callee).second)
+          Work.push_back(Callee);
+      if (Seen.size() > MaxReach) {
+        CallersIncomplete = true;
+        return;
+      }
+    }
+  }
 }
 
 bool ClusterLaunches::singleCta(const FunctionDecl *Fn) {
-  if (!Fn || !Fn->hasAttr<CUDAGlobalAttr>() ||
-      Fn->hasAttr<CUDAClusterDimsAttr>())
+  if (!Fn)
+    return false;
+  if (!Scanned)
+    scan();
+  if (!Fn->hasAttr<CUDAGlobalAttr>())
+    return calledOnlyInOneCtaClusters(Fn);
+  return kernelSingleCta(Fn);
+}
+
+bool ClusterLaunches::calledOnlyInOneCtaClusters(const FunctionDecl *Fn) {
+  if (!CallersMapped)
+    mapCallers();
+  const FunctionDecl *Def = nullptr;
+  if (CallersIncomplete || !Fn->hasBody(Def))
+    return false;
+  auto It = KernelsCalling.find(Def);
+  return It != KernelsCalling.end() &&
+         llvm::all_of(It->second, [&](const FunctionDecl *K) {
+           return kernelSingleCta(K);
+         });
+}
+
+bool ClusterLaunches::kernelSingleCta(const FunctionDecl *Fn) {
+  if (Fn->hasAttr<CUDAClusterDimsAttr>())
     return false;
   if (const FunctionDecl *P = Fn->getTemplateInstantiationPattern())
     if (P->hasAttr<CUDAClusterDimsAttr>())
       return false;
-  if (!Scanned)
-    scan();
-  const FunctionDecl *K = kernelKey(Fn);
+  // An instantiation by its own launches: a generic `device_kernel<Op>`
+  // has as many clusters as the operations it runs.
+  const FunctionDecl *K = Fn->getTemplateInstantiationPattern()
+                              ? Fn->getCanonicalDecl()
+                              : kernelKey(Fn);
   return Launched.lookup(K) && !Escaped.lookup(K);
 }
 

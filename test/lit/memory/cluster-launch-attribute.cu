@@ -40,6 +40,14 @@ __global__ void one_cta_direct(int *out) { BODY }
 __global__ void runtime_cluster(int *out) { BODY }
 __global__ void changed_after_set(int *out) { BODY }
 
+template <class Cfg> struct OneCtaOp {
+  __device__ void operator()(int *out) { BODY }
+};
+template <class Cfg> struct TwoCtaOp {
+  __device__ void operator()(int *out) { BODY }
+};
+template <class Op> __global__ void device_kernel(int *out) { Op{}(out); }
+
 struct Launcher {
   static cudaLaunchConfig_t config(dim3 grid, dim3 cluster, dim3 block,
                                    cudaLaunchAttribute *attrs) {
@@ -75,10 +83,20 @@ template <class Cfg> void run_two(int *out) {
   Launcher::launch(dim3(4), cluster, dim3(128), kernel, args);
 }
 
+template <class Op, class Cfg> void run_op(int *out) {
+  dim3 const cluster(Cfg::cluster_size(), 1, 1);
+  void const *kernel = (void const *)device_kernel<Op>;
+  void *args[] = {&out};
+  Launcher::launch(dim3(4), cluster, dim3(128), kernel, args);
+}
+
 void host(int *out) {
   run_one<Config<1>>(out);
   run_two<Config<2>>(out);
+  run_op<OneCtaOp<Config<1>>, Config<1>>(out);
 }
+
+void host_two(int *out) { run_op<TwoCtaOp<Config<2>>, Config<2>>(out); }
 
 void host_direct(int *out) {
   cudaLaunchAttribute attr[1];
@@ -120,4 +138,6 @@ void host_changed(int *out, unsigned n) {
 // CHECK-NOT: cluster-launch-attribute.cu:39:{{.*}}warning
 // CHECK: cluster-launch-attribute.cu:40:45: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
 // CHECK: cluster-launch-attribute.cu:41:47: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: proxyfence: 3 findings in 1 file
+// CHECK-NOT: cluster-launch-attribute.cu:44:{{.*}}warning
+// CHECK: cluster-launch-attribute.cu:47:42: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: proxyfence: 4 findings in 1 file
