@@ -1121,6 +1121,9 @@ static void printRunStats(const DriverRun &Run) {
       << " constant" << (Sema.UnknownReferences == 1 ? "" : "s")
       << " read through a reference parameter; 'typename' left missing: "
       << TypenamesLeft << "\n";
+  Err << "proxyfence: stats: __device__ constexpr functions made callable "
+         "from host code (nvcc --expt-relaxed-constexpr): "
+      << Sema.RelaxedConstexpr << "\n";
   Err << "proxyfence: stats: result cache: " << Run.CacheHits << " of "
       << Run.Results.size() << " files reused\n";
 }

@@ -228,6 +228,17 @@ public:
     return &Errors.Recovery;
   }
 
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      Errors.Recovery.relaxConstexpr(D);
+    return true;
+  }
+  /// A class's members, as soon as it is complete: a later member of an
+  /// enclosing namespace may call them from host code.
+  void HandleTagDeclDefinition(TagDecl *D) override {
+    Errors.Recovery.relaxConstexpr(D);
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override {
     R.Ran = true;
     Errors.Recovery.finish();

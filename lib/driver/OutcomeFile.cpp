@@ -252,6 +252,7 @@ std::string writeOutcome(const FileOutcome &O) {
                    {"typenamesRecovered", R.SemaRepairs.Typenames},
                    {"templateKeywordsRecovered", R.SemaRepairs.TemplateKeywords},
                    {"unknownReferencesRecovered", R.SemaRepairs.UnknownReferences},
+                   {"relaxedConstexpr", R.SemaRepairs.RelaxedConstexpr},
                    {"typenamesLeft", R.TypenamesLeft},
                    {"stats", std::move(Stats)},
                    {"blind", std::move(Blind)},
@@ -315,6 +316,7 @@ llvm::Expected<FileOutcome> readOutcome(llvm::StringRef Text) {
   R.SemaRepairs.Typenames = In.num(Doc, "typenamesRecovered");
   R.SemaRepairs.TemplateKeywords = In.num(Doc, "templateKeywordsRecovered");
   R.SemaRepairs.UnknownReferences = In.num(Doc, "unknownReferencesRecovered");
+  R.SemaRepairs.RelaxedConstexpr = In.num(Doc, "relaxedConstexpr");
   R.TypenamesLeft = In.num(Doc, "typenamesLeft");
   const json::Object &B = *In.object(Doc.get("blind"));
   R.Blind.DeviceFunctions = In.num(B, "deviceFunctions");

@@ -53,6 +53,29 @@ bool clangAccepts(Sema &S, const VarDecl *V, const CXXConstructExpr *C) {
 
 void SemaRecovery::attach(CompilerInstance &Compiler) { CI = &Compiler; }
 
+void SemaRecovery::relaxConstexpr(Decl *D) {
+  if (!D || !CI || !CI->getLangOpts().CUDA)
+    return;
+  if (auto *T = dyn_cast<FunctionTemplateDecl>(D))
+    D = T->getTemplatedDecl();
+  else if (auto *T = dyn_cast<ClassTemplateDecl>(D))
+    D = T->getTemplatedDecl();
+  if (auto *F = dyn_cast<FunctionDecl>(D)) {
+    if (F->isConstexpr() && F->hasAttr<CUDADeviceAttr>() &&
+        !F->hasAttr<CUDAHostAttr>() && !F->hasAttr<CUDAGlobalAttr>()) {
+      F->addAttr(CUDAHostAttr::CreateImplicit(CI->getASTContext()));
+      ++Counts.RelaxedConstexpr;
+    }
+    return;
+  }
+  // Namespaces, linkage specifications and classes: their members. A
+  // function's own body declares nothing callable from outside it.
+  if (auto *DC = dyn_cast<DeclContext>(D);
+      DC && (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D)))
+    for (Decl *Member : DC->decls())
+      relaxConstexpr(Member);
+}
+
 bool SemaRecovery::claim(const Diagnostic &Info) {
   // clang supplies the missing keyword exactly when it offers it as a fix.
   bool Recovered = Info.getNumFixItHints() > 0;

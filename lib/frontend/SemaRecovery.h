@@ -31,6 +31,15 @@
 //   Where clang cannot recover (a template argument of a call, seen only
 //   when instantiated) the driver repairs the text and parses again.
 //
+// - A `__device__ constexpr` function called from host code (a collective's
+//   `static Params to_underlying_arguments(...)` computing a shape with its
+//   own device helper). nvcc with --expt-relaxed-constexpr, which CUTLASS
+//   and the libraries built on it require, lets host code call it; clang
+//   makes only unattributed constexpr functions host and device, so the
+//   host caller's overload resolution fails and, in a template, drops the
+//   instantiation that the kernel's launch sits in. Such a function is made
+//   host and device as its declaration completes.
+//
 // With an initializer, or at namespace scope, nvcc rejects a `__shared__`
 // object too, and clang's error stands. Nothing is rewritten in any file:
 // locations and --fix are those of the files on disk.
@@ -61,6 +70,7 @@ struct SemaRecoveryCounts {
   unsigned Typenames = 0;          // `typename` supplied
   unsigned TemplateKeywords = 0;   // `template` supplied
   unsigned UnknownReferences = 0;  // constants read through reference parameters
+  unsigned RelaxedConstexpr = 0;   // __device__ constexpr callable from host
 
   void add(const SemaRecoveryCounts &O) {
     SharedObjects += O.SharedObjects;
@@ -69,6 +79,7 @@ struct SemaRecoveryCounts {
     Typenames += O.Typenames;
     TemplateKeywords += O.TemplateKeywords;
     UnknownReferences += O.UnknownReferences;
+    RelaxedConstexpr += O.RelaxedConstexpr;
   }
 };
 
@@ -96,6 +107,12 @@ public:
   /// reads only from C++23 on, and whose failure the overload resolution
   /// swallows without a note.
   bool templateArgumentReadsReference(const clang::Diagnostic &Info) const;
+
+  /// Makes the `__device__ constexpr` functions declared in \p D (a
+  /// function, a class, a namespace) host and device, as nvcc's
+  /// --expt-relaxed-constexpr reads them. Call as each declaration
+  /// completes, before code after it can call them.
+  void relaxConstexpr(clang::Decl *D);
 
   /// Completes the pending recoveries; call before reading the AST.
   void finish();

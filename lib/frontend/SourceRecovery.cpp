@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <optional>
 #include <tuple>
 
@@ -540,22 +541,37 @@ void repairTypenames(StringRef T, llvm::ArrayRef<unsigned> At,
       return Sp.Begin < End && Begin < Sp.End;
     });
   };
+  std::set<size_t> Joined; // lines repaired with an earlier one
   for (auto &[Begin, Offsets] : ByLine) {
+    if (Joined.count(Begin))
+      continue;
     size_t End = lineEnd(T, Begin);
-    bool Done = !InAsm(Begin, End) && insertTypenames(T, Begin, End, Offsets, Rec);
+    std::vector<size_t> Unit = Offsets, JoinedHere;
+    bool Done = !InAsm(Begin, End) && insertTypenames(T, Begin, End, Unit, Rec);
     // A short line (`f<T::X>(y);`) spends the blanks and comments of the
-    // next lines, up to three of them that hold no other repair: only the
-    // text between the insertion and the bytes spent moves.
+    // next lines, up to three of them: only the text between the insertion
+    // and the bytes spent moves. A next line that needs repairs of its own
+    // (`recast<decltype(c)::source_type>` then `::result_type`) joins them.
     for (int More = 0; !Done && More < 3 && !InAsm(Begin, End); ++More) {
       size_t Next = T.find('\n', End);
-      if (Next == StringRef::npos || ByLine.count(++Next) ||
-          InAsm(Next, lineEnd(T, Next)))
+      if (Next == StringRef::npos)
         break;
+      ++Next;
+      if (InAsm(Next, lineEnd(T, Next)))
+        break;
+      if (auto It = ByLine.find(Next); It != ByLine.end()) {
+        Unit.insert(Unit.end(), It->second.begin(), It->second.end());
+        JoinedHere.push_back(Next);
+      }
       End = lineEnd(T, Next);
-      Done = insertTypenames(T, Begin, End, Offsets, Rec);
+      Done = insertTypenames(T, Begin, End, Unit, Rec);
     }
-    if (!Done)
-      Rec.TypenamesLeft += Offsets.size();
+    if (Done) {
+      Joined.insert(JoinedHere.begin(), JoinedHere.end());
+      continue;
+    }
+    // Lines that would have joined this one try again on their own.
+    Rec.TypenamesLeft += Offsets.size();
   }
 }
 

@@ -139,4 +139,30 @@ TEST(SourceRecovery, TypenameWithoutBlanksIsLeftOut) {
   EXPECT_EQ(W.Typenames + W.TypenamesLeft, 0u);
 }
 
+TEST(SourceRecovery, ShortLinesThatBothNeedTypenameShareTheNextBlanks) {
+  // Neither line has nine blanks of its own, nor may one spend the other's
+  // before it is repaired; together with the next line's indentation they
+  // have enough (CUTLASS FMHA's `recast<decltype(convert)::source_type>`).
+  std::string In = "      Tensor s = recast<decltype(c)::source_type>(a);\n"
+                   "      Tensor d = recast<decltype(c)::result_type>(b);\n"
+                   "\n"
+                   "      for (int j = 0; j < 4; j++) {}\n";
+  unsigned S = In.find("decltype(c)::source"), D = In.find("decltype(c)::result");
+  Recovery R = recoverSource(In, {}, {S, D});
+  expectNeutral(In, R);
+  EXPECT_EQ(R.Typenames, 2u);
+  EXPECT_EQ(R.TypenamesLeft, 0u);
+  EXPECT_NE(R.Text.find("recast<typename decltype(c)::source_type>(a);"),
+            std::string::npos) << R.Text;
+  EXPECT_NE(R.Text.find("recast<typename decltype(c)::result_type>(b);"),
+            std::string::npos) << R.Text;
+  // The same lines with nothing after them: both are left, neither is
+  // half-done.
+  std::string Alone = In.substr(0, In.find("\n\n") + 1);
+  Recovery L = recoverSource(Alone, {}, {S, D});
+  EXPECT_EQ(L.Text, Alone);
+  EXPECT_EQ(L.Typenames, 0u);
+  EXPECT_EQ(L.TypenamesLeft, 2u);
+}
+
 } // namespace
