@@ -61,8 +61,11 @@ void SemaRecovery::relaxConstexpr(Decl *D) {
   else if (auto *T = dyn_cast<ClassTemplateDecl>(D))
     D = T->getTemplatedDecl();
   if (auto *F = dyn_cast<FunctionDecl>(D)) {
+    // Only a definition that is its function's only declaration: a later
+    // redeclaration, still __device__ only, would no longer match it.
     if (F->isConstexpr() && F->hasAttr<CUDADeviceAttr>() &&
-        !F->hasAttr<CUDAHostAttr>() && !F->hasAttr<CUDAGlobalAttr>()) {
+        !F->hasAttr<CUDAHostAttr>() && !F->hasAttr<CUDAGlobalAttr>() &&
+        F->doesThisDeclarationHaveABody() && F->isFirstDecl()) {
       F->addAttr(CUDAHostAttr::CreateImplicit(CI->getASTContext()));
       ++Counts.RelaxedConstexpr;
     }

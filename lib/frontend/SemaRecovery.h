@@ -37,8 +37,9 @@
 //   and the libraries built on it require, lets host code call it; clang
 //   makes only unattributed constexpr functions host and device, so the
 //   host caller's overload resolution fails and, in a template, drops the
-//   instantiation that the kernel's launch sits in. Such a function is made
-//   host and device as its declaration completes.
+//   instantiation that the kernel's launch sits in. Such a function, when
+//   it is defined where it is first declared, is made host and device as
+//   its class or top-level declaration completes.
 //
 // With an initializer, or at namespace scope, nvcc rejects a `__shared__`
 // object too, and clang's error stands. Nothing is rewritten in any file:
@@ -110,8 +111,8 @@ public:
 
   /// Makes the `__device__ constexpr` functions declared in \p D (a
   /// function, a class, a namespace) host and device, as nvcc's
-  /// --expt-relaxed-constexpr reads them. Call as each declaration
-  /// completes, before code after it can call them.
+  /// --expt-relaxed-constexpr reads them. Call as each class and top-level
+  /// declaration completes (a namespace's members then, at its end).
   void relaxConstexpr(clang::Decl *D);
 
   /// Completes the pending recoveries; call before reading the AST.

@@ -1,6 +1,7 @@
 //===- ClusterLaunch.cpp - kernels that run without a cluster -------------===//
 #include "model/ClusterLaunch.h"
 #include "model/LaunchClusterDims.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -74,8 +75,13 @@ public:
       return true;
     for (const Expr *A : C->arguments())
       if (const auto *D = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()))
-        if (llvm::StringRef(D->getDecl()->getNameAsString()).contains("Cluster"))
+        if (llvm::StringRef(D->getDecl()->getNameAsString()).contains("Cluster")) {
+          // It sets the kernel's cluster: never a launch without one.
+          for (const Expr *K : C->arguments())
+            if (const auto *KD = dyn_cast<DeclRefExpr>(K->IgnoreParenCasts()))
+              ClusterAttributes.insert(KD);
           return true;
+        }
     for (const Expr *A : C->arguments())
       if (const auto *D = dyn_cast<DeclRefExpr>(A->IgnoreParenCasts()))
         Queries.insert(D);
@@ -90,6 +96,11 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *D) {
     if (Queries.count(D))
       return true;
+    if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl());
+        F && F->hasAttr<CUDAGlobalAttr>() && ClusterAttributes.count(D)) {
+      escaped(F);
+      return true;
+    }
     if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl()))
       if (F->hasAttr<CUDAGlobalAttr>())
         escape(F);
@@ -103,16 +114,21 @@ private:
   /// Launches count for the kernel as named (a template's specialization)
   /// and for its template, which an uninstantiated pattern is judged by.
   void launched(const FunctionDecl *K) {
-    Launched[kernelKey(K)] = Launched[K->getCanonicalDecl()] = true;
+    Launched[kernelKey(K)] = true;
+    Launched[K->getCanonicalDecl()] = true;
   }
   /// A kernel handed to code other than `<<<...>>>`: a launch whose cluster
   /// the enclosing host code sets to one CTA, or else unknown.
   void escape(const FunctionDecl *K) {
     const FunctionDecl *Host = Functions.empty() ? nullptr : Functions.back();
-    if (Host && ClusterDims.onlyOneCtaClusters(Host))
+      if (Host && ClusterDims.onlyOneCtaClusters(Host))
       launched(K);
     else
-      Escaped[kernelKey(K)] = Escaped[K->getCanonicalDecl()] = true;
+      escaped(K);
+  }
+  void escaped(const FunctionDecl *K) {
+    Escaped[kernelKey(K)] = true;
+    Escaped[K->getCanonicalDecl()] = true;
   }
 
   /// The kernel \p E names (`kernel<T>`, `&kernel<T>`), if any.
@@ -134,7 +150,7 @@ private:
     return V && KernelOf.count(V) ? V : nullptr;
   }
 
-  llvm::DenseSet<const DeclRefExpr *> Queries;
+  llvm::DenseSet<const DeclRefExpr *> Queries, ClusterAttributes;
   llvm::DenseMap<const VarDecl *, const FunctionDecl *> KernelOf;
   LaunchClusterDims ClusterDims;
   llvm::SmallVector<const FunctionDecl *, 4> Functions;
@@ -148,17 +164,36 @@ void ClusterLaunches::scan() {
 }
 
 namespace {
-/// The functions a body calls directly, constructors and lambdas included.
+/// The functions a definition may call: those it calls or names (a call
+/// through a pointer, as CuTe's `explode(fn, ...)`, reaches a function whose
+/// address a caller took), constructors, destructors, member initialisers
+/// and default arguments included, lambdas too. A virtual call may reach
+/// an overrider nothing names.
 class Callees : public RecursiveASTVisitor<Callees> {
 public:
   llvm::SmallVector<const FunctionDecl *, 16> Out;
-  bool shouldVisitLambdaBody() const { return true; }
+  bool Indirect = false;
+  bool shouldVisitImplicitCode() const { return true; }
+  // A lambda's body is its call operator's, reached as a callee; a generic
+  // lambda's as written is a pattern, its calls resolved per instantiation.
+  bool shouldVisitLambdaBody() const { return false; }
   bool VisitCallExpr(CallExpr *C) {
+    if (C->isInstantiationDependent())
+      return true;
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(C->getDirectCallee());
+    if (M && M->isVirtual())
+      Indirect = true;
     add(C->getDirectCallee());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    add(dyn_cast<FunctionDecl>(D->getDecl()));
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
     add(C->getConstructor());
+    if (const CXXRecordDecl *RD = C->getConstructor()->getParent())
+      add(RD->getDestructor());
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
@@ -173,13 +208,23 @@ private:
       Out.push_back(Def);
   }
 };
+
+/// Whether only this translation unit can call \p F: a kernel elsewhere
+/// (relocatable device code) may reach an external non-inline function.
+bool callableOnlyHere(const FunctionDecl *F) {
+  return F->isInlined() || F->isInlineSpecified() ||
+         F->getTemplateInstantiationPattern() || !F->isExternallyVisible();
+}
 } // namespace
 
 void ClusterLaunches::mapCallers() {
   CallersMapped = true;
+  // Kernels share most of what they call: each body is read once.
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<const FunctionDecl *, 8>>
+      CalleesOf;
   // A kernel whose calls reach further than this leaves the map incomplete:
   // then no device function is taken to run in a cluster of one.
-  constexpr unsigned MaxReach = 50000;
+  constexpr unsigned MaxReach = 400000;
   for (const FunctionDecl *K : Kernels) {
     llvm::DenseSet<const FunctionDecl *> Seen;
     llvm::SmallVector<const FunctionDecl *, 64> Work = {K};
@@ -188,9 +233,21 @@ void ClusterLaunches::mapCallers() {
       const FunctionDecl *F = Work.pop_back_val();
       if (F != K)
         KernelsCalling[F].push_back(K);
-      Callees C;
-      C.TraverseStmt(F->getBody());
-      for (const FunctionDecl *Callee : C.Out)
+      auto [It, New] = CalleesOf.try_emplace(F);
+      if (New) {
+        Callees C;
+        // The visitor skips a lambda's body when asked for its call operator.
+        if (isLambdaCallOperator(F))
+          C.TraverseStmt(F->getBody());
+        else
+          C.TraverseDecl(const_cast<FunctionDecl *>(F));
+        if (C.Indirect) {
+          CallersIncomplete = true;
+          return;
+        }
+        It->second = std::move(C.Out);
+      }
+      for (const FunctionDecl *Callee : CalleesOf.find(F)->second)
         if (Seen.insert(Callee).second)
           Work.push_back(Callee);
       if (Seen.size() > MaxReach) {
@@ -215,7 +272,7 @@ bool ClusterLaunches::calledOnlyInOneCtaClusters(const FunctionDecl *Fn) {
   if (!CallersMapped)
     mapCallers();
   const FunctionDecl *Def = nullptr;
-  if (CallersIncomplete || !Fn->hasBody(Def))
+  if (CallersIncomplete || !Fn->hasBody(Def) || !callableOnlyHere(Def))
     return false;
   auto It = KernelsCalling.find(Def);
   return It != KernelsCalling.end() &&

@@ -5,7 +5,12 @@
 // instantiation), a cluster of one CTA is known: its "remote" arrive (mapa
 // to rank 0) reaches its own barrier, ordered by the __syncthreads() after
 // the init. A cluster of two, a dimension computed at run time, or one
-// changed after it was set keeps the finding.
+// changed after it was set keeps the finding. So does one the launcher
+// changes (its parameter reassigned, `.x *= n`) or takes from a class that
+// is not dim3. An init and its use in a device function that kernels call
+// (a kernel class's `operator()` behind a generic `device_kernel<Op>`, or
+// through a lambda) run in the clusters of those kernels: of one CTA only
+// if all of them are.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 #include <cstdint>
 
@@ -47,6 +52,19 @@ template <class Cfg> struct TwoCtaOp {
   __device__ void operator()(int *out) { BODY }
 };
 template <class Op> __global__ void device_kernel(int *out) { Op{}(out); }
+
+__device__ void shared_body(int *out) { BODY }
+__global__ void shared_one(int *out) { shared_body(out); }
+__global__ void shared_two(int *out) { shared_body(out); }
+__global__ void parameter_changed(int *out) { BODY }
+__global__ void compound_store(int *out) { BODY }
+__global__ void other_class(int *out) { BODY }
+__device__ void lambda_body(int *out) { BODY }
+__global__ void lambda_one(int *out) { lambda_body(out); }
+__global__ void lambda_two(int *out) {
+  auto run = [&] { lambda_body(out); };
+  run();
+}
 
 struct Launcher {
   static cudaLaunchConfig_t config(dim3 grid, dim3 cluster, dim3 block,
@@ -133,11 +151,27 @@ void host_changed(int *out, unsigned n) {
   cudaLaunchKernelEx(&config, changed_after_set, out);
 }
 
-// CHECK-NOT: cluster-launch-attribute.cu:37:{{.*}}warning
-// CHECK: cluster-launch-attribute.cu:38:76: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK-NOT: cluster-launch-attribute.cu:39:{{.*}}warning
-// CHECK: cluster-launch-attribute.cu:40:45: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: cluster-launch-attribute.cu:41:47: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+void host_lambda(int *out) {
+  void *args[] = {&out};
+  Launcher::launch(dim3(4), dim3(1, 1, 1), dim3(128), (void const *)lambda_one,
+                   args);
+}
+void host_lambda_two(int *out) {
+  void *args[] = {&out};
+  Launcher::launch(dim3(4), dim3(2, 1, 1), dim3(128), (void const *)lambda_two,
+                   args);
+}
+
+// CHECK-NOT: cluster-launch-attribute.cu:42:{{.*}}warning
+// CHECK: cluster-launch-attribute.cu:43:76: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
 // CHECK-NOT: cluster-launch-attribute.cu:44:{{.*}}warning
-// CHECK: cluster-launch-attribute.cu:47:42: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
-// CHECK: proxyfence: 4 findings in 1 file
+// CHECK: cluster-launch-attribute.cu:45:45: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:46:47: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK-NOT: cluster-launch-attribute.cu:49:{{.*}}warning
+// CHECK: cluster-launch-attribute.cu:52:42: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:56:41: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:59:47: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:60:44: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:61:41: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: cluster-launch-attribute.cu:62:41: warning: mbarrier 'ready' is used by another CTA of the cluster before its initialisation is visible there
+// CHECK: proxyfence: 9 findings in 1 file
