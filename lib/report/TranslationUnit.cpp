@@ -37,6 +37,18 @@ std::string placeKey(const SourceManager &SM, SourceLocation L) {
       .str();
 }
 
+/// Across input files (a header analysed through each file that
+/// instantiates it) the async operation counts where it is shown: two
+/// instantiations of one call that reach different wgmma shapes are one
+/// finding. Within a file they are one warning anyway, each form a note.
+std::string crossFileKey(const SourceManager &SM, const Finding &F) {
+  auto loc = [&SM](SourceLocation L) { return placeKey(SM, L); };
+  return std::string(F.R->Name) + "|" + loc(F.Async.At.S->getBeginLoc()) +
+         "|" + loc(F.Access.At.S->getBeginLoc()) + "|" + loc(F.Access.Loc) +
+         "|" + std::to_string(int(F.Access.Kind)) + "|" +
+         (F.Handoff ? loc(F.Handoff.S->getBeginLoc()) : "-");
+}
+
 std::string findingKey(const SourceManager &SM, const Finding &F) {
   auto loc = [&SM](SourceLocation L) { return placeKey(SM, L); };
   return std::string(F.R->Name) + "|" + loc(F.Async.At.S->getBeginLoc()) +
@@ -376,7 +388,7 @@ public:
     Admit Verdict =
         admit(findingKey(SM, F),
               F.ShownAtAccess ? Shown : F.Async.At.S->getBeginLoc(),
-              F.R->Name, Shown);
+              F.R->Name, Shown, crossFileKey(SM, F));
     if (Verdict == Admit::Kept) {
       Findings.push_back(F);
       // A role function in library code: shown at the call here instead.
@@ -480,15 +492,21 @@ public:
 private:
   bool editable(SourceLocation L) const { return Scope.editable(L); }
 
+  /// \p AcrossFiles: the key earlier input files reported it under, when
+  /// coarser than \p Key (which tells this file's findings apart).
   Admit admit(std::string Key, SourceLocation At, llvm::StringRef Rule,
-              SourceLocation AlsoShownAt = SourceLocation()) {
-    if (Reported.count(Key)) {
-      R.SkippedKeys.push_back(std::move(Key));
+              SourceLocation AlsoShownAt = SourceLocation(),
+              std::string AcrossFiles = std::string()) {
+    if (AcrossFiles.empty())
+      AcrossFiles = Key;
+    if (Reported.count(AcrossFiles)) {
+      R.SkippedKeys.push_back(std::move(AcrossFiles));
       return Admit::Repeat;
     }
     if (!Keys.insert(Key).second)
       return Admit::Repeat;
-    R.Keys.push_back(std::move(Key));
+    if (CrossFileKeys.insert(AcrossFiles).second)
+      R.Keys.push_back(std::move(AcrossFiles));
     bool Off = Suppressed.at(At, Rule) ||
                (AlsoShownAt.isValid() && Suppressed.at(AlsoShownAt, Rule));
     return Off ? Admit::Suppressed : Admit::Kept;
@@ -510,7 +528,7 @@ private:
   llvm::DenseSet<const FunctionDecl *> RootSet;
   TranslationUnitResult &R;
   Suppressions Suppressed;
-  std::set<std::string> Keys;
+  std::set<std::string> Keys, CrossFileKeys;
   std::set<std::string> InLibrary, OutsideFocus;
   void unreported(SourceLocation At, std::string Key) {
     (Scope.focused() && Scope.inProject(At) ? OutsideFocus : InLibrary)
