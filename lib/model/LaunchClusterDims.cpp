@@ -224,6 +224,12 @@ private:
     return true;
   }
 
+  /// Whether \p F's body may change \p V after it is bound.
+  bool changedIn(const Frame &F, const VarDecl *V) {
+    return !V->getType().isConstQualified() &&
+           ExprMutationAnalyzer(*F.Fn->getBody(), Ctx).isMutated(V);
+  }
+
   /// What the variable \p D names stands for, and the frame to read it in:
   /// a parameter's argument (or default), a local's unchanged initialiser.
   std::optional<std::pair<const Expr *, const Frame *>>
@@ -232,8 +238,7 @@ private:
       if (P->getDeclContext() != F.Fn)
         return std::nullopt;
       unsigned I = P->getFunctionScopeIndex();
-      if (!P->getType().isConstQualified() &&
-          ExprMutationAnalyzer(*F.Fn->getBody(), Ctx).isMutated(P))
+      if (changedIn(F, P))
         return std::nullopt;
       if (I < F.Args.size() && F.Caller)
         return std::make_pair(F.Args[I], F.Caller);
@@ -246,8 +251,7 @@ private:
     if (!V || !V->hasLocalStorage() || !V->getInit() ||
         V->getDeclContext() != F.Fn)
       return std::nullopt;
-    if (!V->getType().isConstQualified() &&
-        ExprMutationAnalyzer(*F.Fn->getBody(), Ctx).isMutated(V))
+    if (changedIn(F, V))
       return std::nullopt;
     return std::make_pair(V->getInit(), &F);
   }
