@@ -22,7 +22,7 @@ struct PathState {
   Election Elected;
   /// The arms this path took of the function's template-constant branches:
   /// bit 2K for condition K true, 2K+1 for false (ConstantConditions).
-  uint32_t Arms = 0;
+  ArmSet Arms = 0;
   auto key() const { return std::tie(Bits, Mark, Elected, Arms); }
   bool operator<(const PathState &O) const { return key() < O.key(); }
   bool operator==(const PathState &O) const { return key() == O.key(); }

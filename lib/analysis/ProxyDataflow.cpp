@@ -81,7 +81,7 @@ struct Pending {
   StmtRef Handoff;
   /// The arms of template-constant branches taken since the access
   /// (ConstantArms.h): an instantiation takes the same one further on.
-  uint32_t Arms = 0;
+  ArmSet Arms = 0;
   /// The arrives (bits of ProxyFunctionRun's arrival indices) crossed since
   /// the access: a relay of one of their barriers may end it (RoleRelay).
   uint64_t Arrived = 0;
@@ -141,20 +141,30 @@ public:
     St.swap(Kept);
   }
 
+  /// The arms that enclose \p S: an access made there has taken them, and
+  /// further on takes the same ones.
+  ArmSet armsAt(const Stmt *S) {
+    auto [It, New] = ArmsAt.try_emplace(S, 0);
+    if (New)
+      It->second = enclosingArms(S);
+    return It->second;
+  }
+
   /// Whether \p X and \p Y lie in different arms of one template-constant
   /// condition, which no instantiation both runs.
   bool otherArms(const Stmt *X, const Stmt *Y) {
-    uint32_t AX = enclosingArms(X), AY = enclosingArms(Y);
-    uint32_t Swapped = ((AY & 0x55555555u) << 1) | ((AY >> 1) & 0x55555555u);
+    ArmSet AX = enclosingArms(X), AY = enclosingArms(Y);
+    constexpr ArmSet TrueBits = 0x5555555555555555ull;
+    ArmSet Swapped = ((AY & TrueBits) << 1) | ((AY >> 1) & TrueBits);
     return AX & Swapped;
   }
 
 private:
   /// The arms of template-constant `if`s that enclose \p S in the body.
-  uint32_t enclosingArms(const Stmt *S) {
+  ArmSet enclosingArms(const Stmt *S) {
     if (!Parents)
       Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Fn->getBody()));
-    uint32_t Arms = 0;
+    ArmSet Arms = 0;
     for (const Stmt *Child = S, *P = S ? Parents->getParent(S) : nullptr; P;
          Child = P, P = Parents->getParent(P)) {
       const auto *If = dyn_cast<IfStmt>(P);
@@ -162,7 +172,7 @@ private:
         continue;
       if (auto C = Conditions.of(If->getCond(), Ctx)) {
         bool True = (Child == If->getThen()) != C->second;
-        Arms |= 1u << (2 * C->first + (True ? 0 : 1));
+        Arms |= armBit(C->first, True);
       }
     }
     return Arms;
@@ -172,6 +182,7 @@ private:
   const FunctionDecl *Fn;
   ConstantConditions Conditions;
   std::unique_ptr<ParentMap> Parents;
+  llvm::DenseMap<const Stmt *, ArmSet> ArmsAt;
 };
 
 } // namespace
@@ -762,6 +773,7 @@ private:
       if (E.Mem.empty())
         continue;
       Pending P{accessIndex(E, Ordinal++), D.Handoff};
+      P.Arms = Arms.armsAt(C.Site);
       for (const Event &Arr : D.ArrivedAfter)
         if (unsigned Bi = arrivalIndex(lift(Arr)); Bi < RelayLimit)
           P.Arrived |= uint64_t(1) << Bi;
@@ -786,10 +798,13 @@ private:
   void apply(const Event &E, State &St, unsigned Ordinal = 0) {
     switch (E.Kind) {
     case EffectKind::GenericWrite:
-    case EffectKind::GenericRead:
-      St.push_back(Pending{accessIndex(E, Ordinal), {}});
+    case EffectKind::GenericRead: {
+      Pending P{accessIndex(E, Ordinal), {}};
+      P.Arms = Arms.armsAt(E.At.S);
+      St.push_back(P);
       normalize(St);
       return;
+    }
     case EffectKind::ProxyFence:
       if (fenceCoversShared(E.Space)) {
         noteEnded(St, [&] {

@@ -25,7 +25,7 @@ ConstantConditions::of(const Expr *Cond, const ASTContext &Ctx) {
   llvm::FoldingSetNodeID ID;
   Cond->Profile(ID, Ctx, /*Canonical=*/true);
   auto It = Numbers.try_emplace(ID.ComputeHash(), Numbers.size()).first;
-  if (It->second >= 16)
+  if (It->second >= MaxConstantConditions)
     return std::nullopt;
   return std::make_pair(It->second, Negated);
 }
@@ -37,8 +37,7 @@ std::optional<ArmBits> ConstantConditions::armOf(const CFGBlock &B,
   if (!C)
     return std::nullopt;
   bool True = (Succ == 0) != C->second;
-  return ArmBits{1u << (2 * C->first + (True ? 0 : 1)),
-                 1u << (2 * C->first + (True ? 1 : 0))};
+  return ArmBits{armBit(C->first, True), armBit(C->first, !True)};
 }
 
 const Expr *branchCondition(const CFGBlock &B) {

@@ -19,18 +19,29 @@
 
 namespace proxyfence {
 
-/// The arm one successor of a template-constant branch takes: bit 2K for
-/// condition K true, 2K+1 for false.
+/// Arms of template-constant branches: bit 2K for condition K true, 2K+1
+/// for false.
+using ArmSet = uint64_t;
+/// How many conditions of one function are told apart (a FlashAttention-3
+/// backward step tests more than 16 template constants).
+constexpr unsigned MaxConstantConditions = 32;
+
+/// The arm one successor of a template-constant branch takes.
 struct ArmBits {
-  uint32_t Took;  // the arm this successor takes
-  uint32_t Other; // the arm it excludes
+  ArmSet Took;  // the arm this successor takes
+  ArmSet Other; // the arm it excludes
 };
+
+/// The arm bit of condition \p K taken \p True or false.
+inline ArmSet armBit(unsigned K, bool True) {
+  return ArmSet(1) << (2 * K + (True ? 0 : 1));
+}
 
 /// The branch conditions of one function that take the same arm wherever
 /// they appear on a path: template constants of a pattern, as each
 /// instantiation fixes them (a loop that takes `if constexpr (kSwapAB)`'s
 /// then-arm takes it on every iteration). Numbered by their spelling, up to
-/// 16; `!C` is C with the arms swapped.
+/// MaxConstantConditions; `!C` is C with the arms swapped.
 class ConstantConditions {
 public:
   /// The number of \p Cond's condition and whether the then-arm is its

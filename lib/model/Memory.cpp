@@ -106,6 +106,9 @@ bool MemRoot::overlaps(const MemRoot &O) const {
   }
   // Members of a struct without a layout: distinct ones never overlap; a
   // member and a range of the struct may.
+  if (Member == O.Member && InnerName != O.InnerName && InnerName &&
+      O.InnerName && (Member || MemberName))
+    return false;
   if (Member != O.Member)
     return !(Member && O.Member && Member->getParent() == O.Member->getParent() &&
              !Member->getParent()->isUnion());
@@ -143,6 +146,16 @@ MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
   if (!Inner.Placed) {
     R.Placed = false;
     return R;
+  }
+  // A member inside the member: its name tells it from its siblings.
+  const IdentifierInfo *InnerId =
+      Inner.MemberName ? Inner.MemberName
+                       : (Inner.Member ? Inner.Member->getIdentifier() : nullptr);
+  if (InnerId && (R.Member || R.MemberName)) {
+    R.InnerName = InnerId;
+    R.InnerDepth = std::min(R.InnerDepth + 1, 2);
+    R.Begin = 0;
+    R.End = NoEnd;
   }
   if (Inner.Member && !R.Member && !R.MemberName) {
     // Offsets inside the member are relative to it from here on.
@@ -276,6 +289,16 @@ static std::string rootName(const MemRoot &R) {
   // whose. A named `__shared__` variable names itself.
   if (R.Field && R.Kind != MemRoot::SharedVar)
     return "'" + qualifiedFieldName(R.Field) + "'";
+  // A member of a dependent shared-storage struct: which one.
+  if (R.Member && R.Kind != MemRoot::SharedVar)
+    return "'" + qualifiedFieldName(R.Member) + "'";
+  if (R.MemberName && R.Var) {
+    std::string Name = R.Var->getNameAsString() + "." +
+                       R.MemberName->getName().str();
+    if (R.InnerName)
+      Name += (R.InnerDepth > 1 ? "..." : ".") + R.InnerName->getName().str();
+    return "'" + Name + "'";
+  }
   switch (R.Kind) {
   case MemRoot::DynamicShared:
     return "dynamic shared memory";

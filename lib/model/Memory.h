@@ -57,6 +57,11 @@ struct MemRoot {
   /// The same for a member of an object whose type is a template parameter
   /// (no declaration to name it): its name. Distinct names never overlap.
   const clang::IdentifierInfo *MemberName = nullptr;
+  /// Below that member (Member or MemberName), the innermost member named
+  /// (`smem_q` of `s.tensors.mainloop.smem_q`), and how many names lead to
+  /// it: two with different innermost names never overlap.
+  const clang::IdentifierInfo *InnerName = nullptr;
+  unsigned char InnerDepth = 0;
   /// What one call of a bump allocator returns (`al.allocate<T, 2>()`):
   /// the call and the allocator object. Calls of one allocator never
   /// overlap; Begin and End are then relative to the allocation.
@@ -74,7 +79,7 @@ struct MemRoot {
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
            Place == O.Place && Member == O.Member &&
-           MemberName == O.MemberName &&
+           MemberName == O.MemberName && InnerName == O.InnerName &&
            Allocation == O.Allocation && Allocator == O.Allocator &&
            PrivateTo == O.PrivateTo && LoadedField == O.LoadedField;
   }

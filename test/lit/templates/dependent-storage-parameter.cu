@@ -37,7 +37,7 @@ struct Epilogue {
   }
 };
 
-// CHECK: dependent-storage-parameter.cu:23:7: warning: TMA store reads shared memory 'storage' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
-// CHECK: dependent-storage-parameter.cu:20:5: note: generic-proxy write to 'storage' here
+// CHECK: dependent-storage-parameter.cu:23:7: warning: TMA store reads shared memory 'storage.out' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: dependent-storage-parameter.cu:20:5: note: generic-proxy write to 'storage.out' here
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 1 finding in 1 file

@@ -6,8 +6,8 @@
 // fixed before the TMA store), and a fence written there is seen (clean).
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence --stats %t.cu -- 2>&1 | FileCheck %s
-// CHECK: per-stage-barrier-calls.cu.tmp.cu:[[@LINE+20]]:7: warning: TMA store reads shared memory 'sram' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
-// CHECK: per-stage-barrier-calls.cu.tmp.cu:[[@LINE+16]]:5: note: generic-proxy write to 'sram' here
+// CHECK: per-stage-barrier-calls.cu.tmp.cu:[[@LINE+20]]:7: warning: TMA store reads shared memory 'sram.state' written through the generic proxy with no fence.proxy.async on the path [proxyfence-tma-store]
+// CHECK: per-stage-barrier-calls.cu.tmp.cu:[[@LINE+16]]:5: note: generic-proxy write to 'sram.state' here
 // CHECK: proxyfence: 1 finding in 1 file
 // CHECK: proxyfence: stats: unresolved: {{.*}}per-stage-barrier-calls.cu.tmp.cu:[[@LINE+15]]:5: 'wait'; its effects are unknown, none assumed
 // RUN: %proxyfence --fix --quiet %t.cu --
