@@ -1,5 +1,7 @@
 //===- CuteCopies.cpp - CuTe copies in template patterns -------------------===//
 #include "model/CuteCopies.h"
+#include "model/DependentCalls.h"
+#include "clang/AST/StmtVisitor.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -60,13 +62,13 @@ Callee calleeOf(const CallExpr *Call) {
   return C;
 }
 
-/// Whether the lookup of \p Call found CuTe's `copy` (`using namespace
+/// Whether the lookup of \p Call found CuTe's \p Name (`using namespace
 /// cute;` or `cute::copy`).
-bool isCuteCopy(const CallExpr *Call) {
+bool isCuteCall(const CallExpr *Call, llvm::StringRef Name) {
   const auto *UL =
       dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
   if (!UL || !UL->getName().isIdentifier() ||
-      UL->getName().getAsIdentifierInfo()->getName() != "copy")
+      UL->getName().getAsIdentifierInfo()->getName() != Name)
     return false;
   for (const NamedDecl *D : UL->decls()) {
     const auto *NS = dyn_cast<NamespaceDecl>(
@@ -215,7 +217,7 @@ AliasSet cuteTensorPointee(const Expr *E, const FunctionDecl *Fn,
 
 std::optional<CuteCopy> cuteCopyOf(const CallExpr *Call, const FunctionDecl *Fn,
                                    MemoryModel &Memory) {
-  if (Call->getNumArgs() != 3 || !isCuteCopy(Call))
+  if (Call->getNumArgs() != 3 || !isCuteCall(Call, "copy"))
     return std::nullopt;
   TensorReader Read(Fn, Memory);
   Tensor Src = Read.of(Call->getArg(1)), Dst = Read.of(Call->getArg(2));
@@ -228,6 +230,221 @@ std::optional<CuteCopy> cuteCopyOf(const CallExpr *Call, const FunctionDecl *Fn,
   if (Src.Kind == Tensor::TmaCoord && Dst.Kind == Tensor::Shared)
     return CuteCopy{CuteCopy::TmaLoad, Dst.Mem};
   return std::nullopt;
+}
+
+namespace {
+
+/// The statements of \p S that \p F is called on, outside lambdas (whose
+/// bodies are other functions).
+void forEachStmt(const Stmt *S, llvm::function_ref<void(const Stmt *)> F) {
+  if (!S)
+    return;
+  F(S);
+  if (isa<LambdaExpr>(S))
+    return;
+  for (const Stmt *Child : S->children())
+    forEachStmt(Child, F);
+}
+
+/// A call whose arguments stand for its callee's parameters while the
+/// callee's returned expressions are read.
+struct ArgFrame {
+  const FunctionDecl *Def;
+  const CallExpr *Call;
+  const ArgFrame *Caller;
+};
+
+/// What an MMA operand views: shared memory, or the parameters of the
+/// function it is read in.
+struct Operand {
+  AliasSet Mem;
+  llvm::SmallVector<unsigned, 2> Params;
+};
+
+/// Reads an expression passed as an MMA operand back to the tensor an MMA
+/// partitioned, through locals, slices and the returns of helpers.
+class OperandReader {
+public:
+  OperandReader(const FunctionDecl *Fn, MemoryModel &Memory)
+      : Fn(Fn), Memory(Memory) {}
+
+  void read(const Expr *E, const ArgFrame *Frame, Operand &Out,
+            unsigned Depth = 0) {
+    if (!E || Depth > 16)
+      return;
+    E = E->IgnoreImplicitAsWritten()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      if (CE->getNumArgs() == 1)
+        read(CE->getArg(0), Frame, Out, Depth + 1);
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const Expr *Bound = boundArgument(DRE, Frame))
+        return read(Bound, Frame->Caller, Out, Depth + 1);
+      if (!Frame)
+        noteParam(DRE, Out);
+      if (const Expr *Init = localInit(DRE))
+        read(Init, Frame, Out, Depth + 1);
+      return;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return;
+    // `t(_, _, stage)`: a slice of the operand.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() == OO_Call && Op->getNumArgs())
+        read(Op->getArg(0), Frame, Out, Depth + 1);
+      return;
+    }
+    // `t(_, _, stage)` on a tensor of dependent type: clang keeps the
+    // callee an expression of the tensor itself.
+    const Expr *CalleeE = Call->getCallee()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(CalleeE);
+        (DRE && isa<VarDecl>(DRE->getDecl())) || isa<CallExpr>(CalleeE))
+      return read(CalleeE, Frame, Out, Depth + 1);
+    Callee C = calleeOf(Call);
+    if (C.Name.starts_with("partition_fragment_") ||
+        C.Name.starts_with("make_fragment_")) {
+      // `thr_mma.partition_fragment_A(sA)`, `partition_fragment_A(mma, sA)`
+      unsigned TensorArg = C.Object ? 0 : 1;
+      if (Call->getNumArgs() > TensorArg)
+        partitioned(Call->getArg(TensorArg), Frame, Out, Depth + 1);
+      return;
+    }
+    for (const FunctionDecl *F : callees(Call)) {
+      const FunctionDecl *Def = nullptr;
+      if (Depth > 8 || !F->hasBody(Def) || !Def)
+        continue;
+      ArgFrame Inner{Def, Call, Frame};
+      forEachStmt(Def->getBody(), [&](const Stmt *S) {
+        if (const auto *R = dyn_cast<ReturnStmt>(S))
+          read(R->getRetValue(), &Inner, Out, Depth + 1);
+      });
+    }
+  }
+
+private:
+  /// The tensor an MMA partitions: shared memory when it views some.
+  void partitioned(const Expr *E, const ArgFrame *Frame, Operand &Out,
+                   unsigned Depth) {
+    E = E->IgnoreImplicitAsWritten()->IgnoreParens();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const Expr *Bound = boundArgument(DRE, Frame))
+        return partitioned(Bound, Frame->Caller, Out, Depth + 1);
+    Tensor T = TensorReader(Frame ? Frame->Def : Fn, Memory).of(E);
+    if (T.Kind == Tensor::Shared)
+      Out.Mem.merge(T.Mem);
+  }
+
+  /// The caller's argument for a parameter of the frame's callee.
+  static const Expr *boundArgument(const DeclRefExpr *DRE,
+                                   const ArgFrame *Frame) {
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    unsigned I = P ? P->getFunctionScopeIndex() : 0;
+    if (!P || !Frame || P->getDeclContext() != Frame->Def ||
+        I >= Frame->Call->getNumArgs())
+      return nullptr;
+    return Frame->Call->getArg(I);
+  }
+
+  /// Records a parameter of the function read at the top.
+  void noteParam(const DeclRefExpr *DRE, Operand &Out) const {
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    unsigned I = P ? P->getFunctionScopeIndex() : 0;
+    if (P && P->getDeclContext() == Fn && !llvm::is_contained(Out.Params, I))
+      Out.Params.push_back(I);
+  }
+
+  static llvm::SmallVector<const FunctionDecl *, 2>
+  callees(const CallExpr *Call) {
+    if (const FunctionDecl *F = Call->getDirectCallee())
+      return {F};
+    DependentCallee D = dependentCallee(Call);
+    return D.Viable;
+  }
+
+  const FunctionDecl *Fn;
+  MemoryModel &Memory;
+};
+
+} // namespace
+
+bool CuteMmaReader::issuesWgmmaFence(const FunctionDecl *Fn, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!Fn->hasBody(Def) || !Def)
+    return false;
+  if (auto It = WgmmaFence.find(Def); It != WgmmaFence.end())
+    return It->second;
+  WgmmaFence[Def] = false; // a recursive call adds nothing
+  bool Found = false;
+  forEachStmt(Def->getBody(), [&](const Stmt *S) {
+    if (Found)
+      return;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      Found = llvm::StringRef(Asm->getAsmString()).contains("wgmma.fence");
+    else if (const auto *Call = dyn_cast<CallExpr>(S);
+             Call && Depth < 3 && Call->getDirectCallee())
+      Found = issuesWgmmaFence(Call->getDirectCallee(), Depth + 1);
+  });
+  return WgmmaFence[Def] = Found;
+}
+
+std::optional<CuteMma> CuteMmaReader::mmaOf(const CallExpr *Call,
+                                            const FunctionDecl *Fn) {
+  unsigned N = Call->getNumArgs();
+  if ((N != 4 && N != 5) || !isCuteCall(Call, "gemm") ||
+      !issuesWgmmaFence(Fn))
+    return std::nullopt;
+  OperandReader Read(Fn, Memory);
+  Operand O;
+  Read.read(Call->getArg(N - 3), nullptr, O); // A
+  Read.read(Call->getArg(N - 2), nullptr, O); // B
+  return CuteMma{O.Mem, O.Params};
+}
+
+llvm::ArrayRef<unsigned>
+CuteMmaReader::operandParams(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def) || !Def)
+    return {};
+  if (auto It = Params.find(Def); It != Params.end())
+    return It->second;
+  Params[Def]; // a recursive call adds nothing
+  llvm::SmallVector<unsigned, 2> Found;
+  auto add = [&](llvm::ArrayRef<unsigned> Ps) {
+    for (unsigned P : Ps)
+      if (!llvm::is_contained(Found, P))
+        Found.push_back(P);
+  };
+  forEachStmt(Def->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    if (std::optional<CuteMma> M = mmaOf(Call, Def)) {
+      add(M->ParamOperands);
+      return;
+    }
+    // A wrapper of a wrapper: what it passes on of its own parameters.
+    DependentCallee D = dependentCallee(Call);
+    if (D.Viable.size() != 1)
+      return;
+    OperandReader Read(Def, Memory);
+    for (unsigned I : operandParams(D.Viable.front())) {
+      if (I >= Call->getNumArgs())
+        continue;
+      Operand O;
+      Read.read(Call->getArg(I), nullptr, O);
+      add(O.Params);
+    }
+  });
+  return Params[Def] = Found;
+}
+
+AliasSet CuteMmaReader::operandMemory(const Expr *Arg,
+                                      const FunctionDecl *Fn) {
+  Operand O;
+  OperandReader(Fn, Memory).read(Arg, nullptr, O);
+  return O.Mem;
 }
 
 } // namespace proxyfence

@@ -17,12 +17,23 @@
 // and shared memory can only be a TMA (cp.async.bulk.tensor) copy. Any other
 // copy stays unknown.
 //
+// CuTe's `gemm(mma, A, B, C)` with a TiledMMA of template-parameter type is
+// unresolved the same way. In code that issues `wgmma.fence` (a warpgroup
+// MMA: `warpgroup_arrive()`), an operand the MMA partitions from a
+// shared-memory tensor (`thr_mma.partition_fragment_A(sP)`) is a wgmma
+// descriptor: the async proxy reads that memory. A register operand
+// (`make_tensor_like(acc)`) reads none. Helpers that pass operands through
+// (`conditional_return<RS>(rP, sP)`, a project's `gemm(tiled_mma, a, b, c)`
+// wrapper) are read through their bodies.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PROXYFENCE_CUTECOPIES_H
 #define PROXYFENCE_CUTECOPIES_H
 
 #include "model/Memory.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace proxyfence {
@@ -39,6 +50,39 @@ struct CuteCopy {
 std::optional<CuteCopy> cuteCopyOf(const clang::CallExpr *Call,
                                    const clang::FunctionDecl *Fn,
                                    MemoryModel &Memory);
+
+/// A CuTe `gemm` of a warpgroup MMA in a pattern.
+struct CuteMma {
+  /// The shared memory its A and B operands view (empty: registers, or
+  /// operands the function's caller passes).
+  AliasSet Mem;
+  /// The function's parameters passed as the A or B operand.
+  llvm::SmallVector<unsigned, 2> ParamOperands;
+};
+
+/// Reads CuTe MMAs of patterns, remembering per function what its body says.
+class CuteMmaReader {
+public:
+  explicit CuteMmaReader(MemoryModel &Memory) : Memory(Memory) {}
+  /// What the unresolved `gemm(mma, [D,] A, B, C)` \p Call of CuTe in \p Fn
+  /// reads, when \p Fn issues `wgmma.fence`; none otherwise.
+  std::optional<CuteMma> mmaOf(const clang::CallExpr *Call,
+                               const clang::FunctionDecl *Fn);
+  /// The parameters of \p F (a definition) that reach the A or B operand of
+  /// a warpgroup MMA in its body, directly or through wrappers it calls.
+  llvm::ArrayRef<unsigned> operandParams(const clang::FunctionDecl *F);
+  /// The shared memory that \p Arg, an argument \p Fn passes as an MMA
+  /// operand, views (empty when it is registers or unknown).
+  AliasSet operandMemory(const clang::Expr *Arg,
+                         const clang::FunctionDecl *Fn);
+
+private:
+  bool issuesWgmmaFence(const clang::FunctionDecl *Fn, unsigned Depth = 0);
+  MemoryModel &Memory;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> WgmmaFence;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<unsigned, 2>>
+      Params;
+};
 
 /// The shared memory \p E points into when it is the iterator of a CuTe
 /// tensor made over shared memory (`sD.data()`, `sD(_, stage).begin()`), or

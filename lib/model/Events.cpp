@@ -142,6 +142,18 @@ Event cuteCopyEvent(const CuteCopy &C, const CallExpr *Call,
   return Ev;
 }
 
+/// A warpgroup MMA of a pattern (CuteCopies.h) reading shared operands.
+Event cuteMmaRead(const AliasSet &Mem, const CallExpr *Call,
+                  const FunctionDecl *Fn) {
+  ptx::Effect Eff;
+  Eff.Kind = EffectKind::AsyncRead;
+  Eff.Op = AsyncOp::Wgmma;
+  Event Ev = eventOf(Eff, {Call, Fn}, Call->getBeginLoc(), asyncOpName(Eff.Op));
+  Ev.Mem = Mem;
+  Ev.ExplicitShared = true;
+  return Ev;
+}
+
 /// The expression an asm operand reference (%N) stands for.
 const Expr *asmOperandExpr(const GCCAsmStmt *Asm, int N) {
   if (N < 0)
@@ -308,8 +320,23 @@ std::optional<CallSite> EventExtractor::dependentCall(const CallExpr *Call,
     Out(cuteCopyEvent(*C, Call, Fn), 0);
     return std::nullopt;
   }
-  if (D.Viable.size() == 1)
+  // CuTe's gemm of a warpgroup MMA: the async proxy reads its shared
+  // operands, and it fences nothing.
+  if (std::optional<CuteMma> M = Mmas.mmaOf(Call, Fn)) {
+    if (!M->Mem.empty())
+      Out(cuteMmaRead(M->Mem, Call, Fn), 0);
+    return std::nullopt;
+  }
+  if (D.Viable.size() == 1) {
+    // A wrapper of one (`gemm(tiled_mma, tOrP, tOrV, acc)`): its operands
+    // are read where the caller's tensors are known.
+    unsigned Ordinal = 0;
+    for (unsigned I : Mmas.operandParams(D.Viable.front()))
+      if (I < Call->getNumArgs())
+        if (AliasSet M = Mmas.operandMemory(Call->getArg(I), Fn); !M.empty())
+          Out(cuteMmaRead(M, Call, Fn), Ordinal++);
     return callOf(Call, D.Viable.front(), Fn, Out);
+  }
   // `Traits::foreach(frag, [&](auto &x, int i) {...})` with no one callee:
   // the lambda the pattern hands over is what the call runs, whatever the
   // candidates do without it.

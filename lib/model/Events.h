@@ -12,6 +12,7 @@
 
 #include "model/AddressSpaceGuards.h"
 #include "model/BarrierPath.h"
+#include "model/CuteCopies.h"
 #include "model/Bindings.h"
 #include "model/DependentCalls.h"
 #include "model/Memory.h"
@@ -286,6 +287,7 @@ private:
 
   MemoryModel &Memory;
   AddressSpaceGuards Guards{Memory};
+  CuteMmaReader Mmas{Memory};
   llvm::DenseMap<std::tuple<const clang::Stmt *, const clang::FunctionDecl *,
                             const CallFrame *>,
                  const CallFrame *>

@@ -53,4 +53,29 @@ template <class Op, class... Args> __device__ TiledCopy<Op> make_tiled_copy(Op, 
 template <class Op, class S, class D> __device__ void copy(TiledCopy<Op> const &, S const &, D &&);
 template <class Op, class S, class D> __device__ void copy(ThrCopy<Op> const &, S const &, D &&);
 template <class T, class Tile, class Coord> __device__ T local_tile(T t, Tile, Coord) { return t; }
+
+// A TiledMMA's thread slice partitions the operands: of a shared-memory
+// tensor, a warpgroup MMA makes descriptors (an SM80 MMA, register copies).
+template <class Atom> struct ThrMMA {
+  template <class T> __device__ T partition_fragment_A(T t) const { return t; }
+  template <class T> __device__ T partition_fragment_B(T t) const { return t; }
+  template <class T> __device__ T partition_fragment_C(T t) const { return t; }
+};
+template <class Atom> struct TiledMMA {
+  __device__ ThrMMA<Atom> get_thread_slice(int) const { return {}; }
+};
+template <class Atom, class A, class B, class C>
+__device__ void gemm(TiledMMA<Atom> const &, A const &, B const &, C &);
+template <class Atom, class D, class A, class B, class C>
+__device__ void gemm(TiledMMA<Atom> const &, D &, A const &, B const &, C const &);
+template <bool B, class T, class F>
+__device__ auto conditional_return(T const &t, F const &f) {
+  if constexpr (B) return t; else return f;
+}
+__device__ inline void warpgroup_arrive() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ inline void warpgroup_commit_batch() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
 } // namespace cute
