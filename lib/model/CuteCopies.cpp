@@ -265,12 +265,15 @@ struct Operand {
 /// partitioned, through locals, slices and the returns of helpers.
 class OperandReader {
 public:
-  OperandReader(const FunctionDecl *Fn, MemoryModel &Memory)
-      : Fn(Fn), Memory(Memory) {}
+  OperandReader(const FunctionDecl *Fn, MemoryModel &Memory,
+                llvm::function_ref<bool(const VarDecl *, const FunctionDecl *)>
+                    FilledByCopy)
+      : Fn(Fn), Memory(Memory), FilledByCopy(FilledByCopy) {}
 
   void read(const Expr *E, const ArgFrame *Frame, Operand &Out,
             unsigned Depth = 0) {
-    if (!E || Depth > 16)
+    // Helpers with several returns nest: a budget keeps the walk linear.
+    if (!E || Depth > 16 || ++Steps > MaxSteps)
       return;
     E = E->IgnoreImplicitAsWritten()->IgnoreParens();
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
@@ -283,6 +286,12 @@ public:
         return read(Bound, Frame->Caller, Out, Depth + 1);
       if (!Frame)
         noteParam(DRE, Out);
+      // A fragment a copy fills holds registers (an RS MMA's A from
+      // `copy(s2r, partition_S(sQ), retile_D(tSrQ))`), whatever it was
+      // partitioned from.
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (V && FilledByCopy(V, Frame ? Frame->Def : Fn))
+        return;
       if (const Expr *Init = localInit(DRE))
         read(Init, Frame, Out, Depth + 1);
       return;
@@ -363,46 +372,67 @@ private:
     return D.Viable;
   }
 
+  static constexpr unsigned MaxSteps = 2000;
+  unsigned Steps = 0;
   const FunctionDecl *Fn;
   MemoryModel &Memory;
+  llvm::function_ref<bool(const VarDecl *, const FunctionDecl *)> FilledByCopy;
 };
 
 } // namespace
 
-bool CuteMmaReader::issuesWgmmaFence(const FunctionDecl *Fn, unsigned Depth) {
+bool CuteMmaReader::filledByCopy(const VarDecl *V, const FunctionDecl *Fn) {
+  auto [It, New] = CopyFilled.try_emplace(V, false);
+  if (!New || !Fn->getBody())
+    return It->second;
+  bool Filled = false;
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Filled || !Call || Call->getNumArgs() < 2 || !isCuteCall(Call, "copy"))
+      return;
+    forEachStmt(Call->getArg(Call->getNumArgs() - 1), [&](const Stmt *D) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(D))
+        Filled |= DRE->getDecl() == V;
+    });
+  });
+  return CopyFilled[V] = Filled;
+}
+
+bool CuteMmaReader::issuesAsm(const FunctionDecl *Fn, llvm::StringRef Needle,
+                              llvm::DenseMap<const FunctionDecl *, bool> &Memo) {
   const FunctionDecl *Def = nullptr;
   if (!Fn->hasBody(Def) || !Def)
     return false;
-  if (auto It = WgmmaFence.find(Def); It != WgmmaFence.end())
+  if (auto It = Memo.find(Def); It != Memo.end())
     return It->second;
-  WgmmaFence[Def] = false; // a recursive call adds nothing
+  Memo[Def] = false; // a recursive call adds nothing
   bool Found = false;
   forEachStmt(Def->getBody(), [&](const Stmt *S) {
     if (Found)
       return;
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
-      Found = llvm::StringRef(Asm->getAsmString()).contains("wgmma.fence");
+      Found = llvm::StringRef(Asm->getAsmString()).contains(Needle);
     else if (const auto *Call = dyn_cast<CallExpr>(S);
-             Call && Depth < 3 && Call->getDirectCallee())
-      Found = issuesWgmmaFence(Call->getDirectCallee(), Depth + 1);
+             Call && Call->getDirectCallee())
+      Found = issuesAsm(Call->getDirectCallee(), Needle, Memo);
   });
-  return WgmmaFence[Def] = Found;
+  return Memo[Def] = Found;
 }
 
 std::optional<CuteMma> CuteMmaReader::mmaOf(const CallExpr *Call,
                                             const FunctionDecl *Fn) {
   unsigned N = Call->getNumArgs();
   if ((N != 4 && N != 5) || !isCuteCall(Call, "gemm") ||
-      !issuesWgmmaFence(Fn))
+      !issuesAsm(Fn, "wgmma.fence", WgmmaFence))
     return std::nullopt;
-  OperandReader Read(Fn, Memory);
+  OperandReader Read(Fn, Memory, FilledByCopy);
   Operand O;
   Read.read(Call->getArg(N - 3), nullptr, O); // A
   Read.read(Call->getArg(N - 2), nullptr, O); // B
   return CuteMma{O.Mem, O.Params};
 }
 
-llvm::ArrayRef<unsigned>
+llvm::SmallVector<unsigned, 2>
 CuteMmaReader::operandParams(const FunctionDecl *F) {
   const FunctionDecl *Def = nullptr;
   if (!F->hasBody(Def) || !Def)
@@ -410,6 +440,10 @@ CuteMmaReader::operandParams(const FunctionDecl *F) {
   if (auto It = Params.find(Def); It != Params.end())
     return It->second;
   Params[Def]; // a recursive call adds nothing
+  // A wrapper that fences before its MMA would have its operands read
+  // ahead of its own fence at the call: left to its body, unread.
+  if (issuesAsm(Def, "fence.proxy.async", ProxyFence))
+    return {};
   llvm::SmallVector<unsigned, 2> Found;
   auto add = [&](llvm::ArrayRef<unsigned> Ps) {
     for (unsigned P : Ps)
@@ -428,12 +462,11 @@ CuteMmaReader::operandParams(const FunctionDecl *F) {
     DependentCallee D = dependentCallee(Call);
     if (D.Viable.size() != 1)
       return;
-    OperandReader Read(Def, Memory);
     for (unsigned I : operandParams(D.Viable.front())) {
       if (I >= Call->getNumArgs())
         continue;
       Operand O;
-      Read.read(Call->getArg(I), nullptr, O);
+      OperandReader(Def, Memory, FilledByCopy).read(Call->getArg(I), nullptr, O);
       add(O.Params);
     }
   });
@@ -443,7 +476,7 @@ CuteMmaReader::operandParams(const FunctionDecl *F) {
 AliasSet CuteMmaReader::operandMemory(const Expr *Arg,
                                       const FunctionDecl *Fn) {
   Operand O;
-  OperandReader(Fn, Memory).read(Arg, nullptr, O);
+  OperandReader(Fn, Memory, FilledByCopy).read(Arg, nullptr, O);
   return O.Mem;
 }
 

@@ -34,6 +34,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <optional>
 
 namespace proxyfence {
@@ -70,16 +71,27 @@ public:
                                const clang::FunctionDecl *Fn);
   /// The parameters of \p F (a definition) that reach the A or B operand of
   /// a warpgroup MMA in its body, directly or through wrappers it calls.
-  llvm::ArrayRef<unsigned> operandParams(const clang::FunctionDecl *F);
+  llvm::SmallVector<unsigned, 2> operandParams(const clang::FunctionDecl *F);
   /// The shared memory that \p Arg, an argument \p Fn passes as an MMA
   /// operand, views (empty when it is registers or unknown).
   AliasSet operandMemory(const clang::Expr *Arg,
                          const clang::FunctionDecl *Fn);
 
 private:
-  bool issuesWgmmaFence(const clang::FunctionDecl *Fn, unsigned Depth = 0);
+  /// Whether \p Fn's body, or a function it calls, has asm containing
+  /// \p Needle.
+  bool issuesAsm(const clang::FunctionDecl *Fn, llvm::StringRef Needle,
+                 llvm::DenseMap<const clang::FunctionDecl *, bool> &Memo);
+  /// Whether a CuTe copy in \p Fn writes into the local \p V.
+  bool filledByCopy(const clang::VarDecl *V, const clang::FunctionDecl *Fn);
+  std::function<bool(const clang::VarDecl *, const clang::FunctionDecl *)>
+      FilledByCopy = [this](const clang::VarDecl *V,
+                            const clang::FunctionDecl *Fn) {
+        return filledByCopy(V, Fn);
+      };
   MemoryModel &Memory;
-  llvm::DenseMap<const clang::FunctionDecl *, bool> WgmmaFence;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> WgmmaFence, ProxyFence;
+  llvm::DenseMap<const clang::VarDecl *, bool> CopyFilled;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<unsigned, 2>>
       Params;
 };

@@ -9,6 +9,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <map>
+#include <memory>
 #include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -106,8 +108,8 @@ bool MemRoot::overlaps(const MemRoot &O) const {
   }
   // Members of a struct without a layout: distinct ones never overlap; a
   // member and a range of the struct may.
-  if (Member == O.Member && InnerName != O.InnerName && InnerName &&
-      O.InnerName && (Member || MemberName))
+  if (MemberName && InnerPath != O.InnerPath &&
+      !MemberPath::nested(InnerPath, O.InnerPath))
     return false;
   if (Member != O.Member)
     return !(Member && O.Member && Member->getParent() == O.Member->getParent() &&
@@ -118,6 +120,29 @@ bool MemRoot::overlaps(const MemRoot &O) const {
       Begin != O.Begin)
     return false;
   return Begin < O.End && O.Begin < End;
+}
+
+const MemberPath *MemberPath::get(const MemberPath *Parent,
+                                  const IdentifierInfo *Name) {
+  // Never freed. The key is the identifier's address: one that a later
+  // translation unit reuses names the same path with its own identifier.
+  static std::map<std::pair<const MemberPath *, const IdentifierInfo *>,
+                  std::unique_ptr<MemberPath>>
+      Interned;
+  auto &Slot = Interned[{Parent, Name}];
+  if (!Slot)
+    Slot.reset(new MemberPath{Parent, Name, Parent ? Parent->Depth + 1 : 1});
+  return Slot.get();
+}
+
+bool MemberPath::nested(const MemberPath *A, const MemberPath *B) {
+  if (!A || !B)
+    return true; // the whole member holds every path inside it
+  while (A->Depth > B->Depth)
+    A = A->Parent;
+  while (B->Depth > A->Depth)
+    B = B->Parent;
+  return A == B;
 }
 
 /// Whether a message names \p Outer rather than the field \p Inner inside it:
@@ -147,13 +172,10 @@ MemRoot MemRoot::narrowedTo(const MemRoot &Inner) const {
     R.Placed = false;
     return R;
   }
-  // A member inside the member: its name tells it from its siblings.
-  const IdentifierInfo *InnerId =
-      Inner.MemberName ? Inner.MemberName
-                       : (Inner.Member ? Inner.Member->getIdentifier() : nullptr);
-  if (InnerId && (R.Member || R.MemberName)) {
-    R.InnerName = InnerId;
-    R.InnerDepth = std::min(R.InnerDepth + 1, 2);
+  // A member inside a member known by name only: its path tells it from
+  // its siblings.
+  if (Inner.MemberName && R.MemberName) {
+    R.InnerPath = MemberPath::get(R.InnerPath, Inner.MemberName);
     R.Begin = 0;
     R.End = NoEnd;
   }
@@ -295,8 +317,10 @@ static std::string rootName(const MemRoot &R) {
   if (R.MemberName && R.Var) {
     std::string Name = R.Var->getNameAsString() + "." +
                        R.MemberName->getName().str();
-    if (R.InnerName)
-      Name += (R.InnerDepth > 1 ? "..." : ".") + R.InnerName->getName().str();
+    std::string Inner;
+    for (const MemberPath *P = R.InnerPath; P; P = P->Parent)
+      Inner = "." + P->Name->getName().str() + Inner;
+    Name += Inner;
     return "'" + Name + "'";
   }
   switch (R.Kind) {

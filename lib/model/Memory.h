@@ -16,6 +16,17 @@
 
 namespace proxyfence {
 
+/// Names of nested members, interned: equal paths are one pointer.
+struct MemberPath {
+  const MemberPath *Parent; // null at the first name below MemberName
+  const clang::IdentifierInfo *Name;
+  unsigned Depth; // 1 for the first name
+  static const MemberPath *get(const MemberPath *Parent,
+                               const clang::IdentifierInfo *Name);
+  /// Whether one of the paths leads into the other (or they are equal).
+  static bool nested(const MemberPath *A, const MemberPath *B);
+};
+
 /// One shared-memory object an address may point into.
 struct MemRoot {
   enum KindTy : unsigned char {
@@ -57,11 +68,11 @@ struct MemRoot {
   /// The same for a member of an object whose type is a template parameter
   /// (no declaration to name it): its name. Distinct names never overlap.
   const clang::IdentifierInfo *MemberName = nullptr;
-  /// Below that member (Member or MemberName), the innermost member named
-  /// (`smem_q` of `s.tensors.mainloop.smem_q`), and how many names lead to
-  /// it: two with different innermost names never overlap.
-  const clang::IdentifierInfo *InnerName = nullptr;
-  unsigned char InnerDepth = 0;
+  /// Below MemberName, the names of the members inside it
+  /// (`mainloop.smem_q` of `s.tensors.mainloop.smem_q`): two paths overlap
+  /// when one leads into the other, as for the first name a union is not
+  /// guessed (the storage's type waits for the instantiation).
+  const struct MemberPath *InnerPath = nullptr;
   /// What one call of a bump allocator returns (`al.allocate<T, 2>()`):
   /// the call and the allocator object. Calls of one allocator never
   /// overlap; Begin and End are then relative to the allocation.
@@ -79,7 +90,7 @@ struct MemRoot {
            ByRef == O.ByRef && Begin == O.Begin && End == O.End &&
            Placed == O.Placed && Carved == O.Carved && Field == O.Field &&
            Place == O.Place && Member == O.Member &&
-           MemberName == O.MemberName && InnerName == O.InnerName &&
+           MemberName == O.MemberName && InnerPath == O.InnerPath &&
            Allocation == O.Allocation && Allocator == O.Allocator &&
            PrivateTo == O.PrivateTo && LoadedField == O.LoadedField;
   }

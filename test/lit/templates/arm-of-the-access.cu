@@ -6,7 +6,8 @@
 // in counts like the arms its path took after it. Also: members of a
 // storage of template-parameter type are told apart by their innermost
 // name (`s.tensors.p` against `s.tensors.ds`), so a write to one does not
-// reach a TMA store of the other; a write to the stored one does.
+// reach a TMA store of the other; a write to the stored one does, and so
+// does a write to a member of the stored one.
 // RUN: not %proxyfence %s 2>&1 | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc-sm90a -cubin -o /dev/null %s
@@ -48,6 +49,14 @@ struct Step {
     // CHECK: arm-of-the-access.cu:[[#@LINE-1]]:7: warning: TMA store reads shared memory 's.tensors.ds' written through the generic proxy
     // CHECK: arm-of-the-access.cu:[[#@LINE-5]]:5: note: generic-proxy write to 's.tensors.ds' here
   }
+  // A member and the member holding it overlap.
+  __device__ void whole(Storage &s, const CUtensorMap *tmap, float v) {
+    s.tensors.p[threadIdx.x] = v;
+    __syncthreads();
+    if (threadIdx.x == 0)
+      tma_store(tmap, &s.tensors);
+    // CHECK: arm-of-the-access.cu:[[#@LINE-1]]:7: warning: TMA store reads shared memory 's.tensors.p' written through the generic proxy
+  }
 };
 // CHECK-NOT: warning:
-// CHECK: proxyfence: 1 finding in 1 file
+// CHECK: proxyfence: 2 findings in 1 file

@@ -4,7 +4,9 @@
 // (`warpgroup_arrive()`) an operand partitioned from a shared-memory tensor
 // is read by the async proxy, so the generic write of P before it needs
 // `fence.proxy.async`; a thread barrier is not enough. The operands reach
-// the MMA through a project's wrapper and `conditional_return`.
+// the MMA through a project's wrapper and `conditional_return`. Negatives:
+// fenced, an SM80 MMA (no wgmma.fence), register operands, an RS fragment a
+// copy fills from shared memory, a wrapper that fences before its MMA.
 // RUN: cp %s %t.cu
 // RUN: not %proxyfence %t.cu -- -I%S/Inputs -I%S/../warp-specialized/Inputs 2>&1 | FileCheck %s
 // RUN: %proxyfence --fix --quiet %t.cu -- -I%S/Inputs -I%S/../warp-specialized/Inputs
@@ -107,6 +109,55 @@ struct Consumer {
     copy(r2s, tOrP, r2s.get_slice(thread_idx).partition_D(sP));
     cutlass::arch::NamedBarrier::sync(256, 3);
     flash::gemm<true>(tiled_mma, tOrP, tOrP, acc);
+  }
+};
+
+// An RS MMA: the fragment partitioned from sQ is filled from shared memory
+// by a copy, so it holds registers; the MMA reads no shared memory.
+template <class Element, class MmaAtom, class CopyOp>
+struct RegistersFromSmem {
+  struct SharedStorage {
+    array_aligned<Element, 4096> smem_q;
+  };
+  __device__ void mma(SharedStorage &shared_storage, int thread_idx) {
+    TiledMMA<MmaAtom> tiled_mma;
+    Tensor sQ = make_tensor(make_smem_ptr(shared_storage.smem_q.begin()), Layout<int>{});
+    Tensor tSrQ = tiled_mma.get_thread_slice(thread_idx).partition_fragment_A(sQ);
+    Tensor acc = make_tensor<float>(Layout<int>{});
+    auto s2r = make_tiled_copy(CopyOp{});
+    copy(s2r, tSrQ, s2r.get_slice(thread_idx).partition_D(sQ)); // a write to sQ
+    copy(s2r, s2r.get_slice(thread_idx).partition_S(sQ), s2r.get_slice(thread_idx).retile_D(tSrQ));
+    cutlass::arch::NamedBarrier::sync(256, 5);
+    warpgroup_arrive();
+    cute::gemm(tiled_mma, tSrQ, tSrQ, acc);
+  }
+};
+
+namespace flash {
+// A wrapper that fences before its MMA: its operands are fenced.
+template <class TiledMma, class TA, class TB, class TC>
+__device__ void fenced_gemm(TiledMma &tiled_mma, TA const &tCrA, TB const &tCrB, TC &tCrC) {
+  cutlass::arch::fence_view_async_shared();
+  cutlass::arch::NamedBarrier::sync(256, 6);
+  warpgroup_arrive();
+  cute::gemm(tiled_mma, tCrA, tCrB, tCrC);
+}
+} // namespace flash
+
+template <class Element, class MmaAtom, class CopyOpP>
+struct FencingWrapper {
+  struct SharedStorage {
+    array_aligned<Element, 4096> smem_p;
+  };
+  __device__ void mma(SharedStorage &shared_storage, int thread_idx) {
+    TiledMMA<MmaAtom> tiled_mma;
+    Tensor sP = make_tensor(make_smem_ptr(shared_storage.smem_p.begin()), Layout<int>{});
+    Tensor tOsP = tiled_mma.get_thread_slice(thread_idx).partition_fragment_A(sP);
+    Tensor tOrP = make_tensor<Element>(Layout<int>{});
+    Tensor acc = make_tensor<float>(Layout<int>{});
+    auto r2s = make_tiled_copy(CopyOpP{});
+    copy(r2s, tOrP, r2s.get_slice(thread_idx).partition_D(sP));
+    flash::fenced_gemm(tiled_mma, tOsP, tOsP, acc);
   }
 };
 // CHECK-NOT: warning:
