@@ -22,7 +22,8 @@
 // MMA: `warpgroup_arrive()`), an operand the MMA partitions from a
 // shared-memory tensor (`thr_mma.partition_fragment_A(sP)`) is a wgmma
 // descriptor: the async proxy reads that memory. A register operand
-// (`make_tensor_like(acc)`) reads none. Helpers that pass operands through
+// (`make_tensor_like(acc)`) reads none, nor does a fragment a copy fills
+// (an RS MMA's A, loaded by the threads). Helpers that pass operands through
 // (`conditional_return<RS>(rP, sP)`, a project's `gemm(tiled_mma, a, b, c)`
 // wrapper) are read through their bodies.
 //
