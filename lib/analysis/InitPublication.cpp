@@ -254,7 +254,8 @@ private:
       return 0;
     std::optional<ThreadGroup> G = Known[Init].Mbarrier.privateTo();
     bool ById = G && G->Index &&
-                (E.Id.Kind == BarrierId::Var || E.Id.Kind == BarrierId::Param) &&
+                (E.Id.Kind == BarrierId::Var || E.Id.Kind == BarrierId::Param ||
+                 E.Id.Kind == BarrierId::Indexed) &&
                 E.Id.Variable == G->Index;
     bool Counted = !E.ThreadCount || !G || !G->Threads ||
                    E.ThreadCount == G->Threads;

@@ -69,12 +69,14 @@ BarrierId::Match sameRoleBarrier(
   if (Named) {
     if (!SameRoot)
       return Arr.Id.compare(Wait.Id);
-    // Different functions: only constants mean the same in both, and
-    // barrier 0 (`__syncthreads`) is every thread's, not a hand-off
+    // Different functions: only constants and rows mean the same in both,
+    // and barrier 0 (`__syncthreads`) is every thread's, not a hand-off
     // between two roles.
     if (Arr.Id.Kind == BarrierId::Const && Wait.Id.Kind == BarrierId::Const)
       return Arr.Id.Offset == 0 ? BarrierId::Match::Different
                                 : Arr.Id.compare(Wait.Id);
+    if (Arr.Id.Kind == BarrierId::Indexed && Wait.Id.Kind == BarrierId::Indexed)
+      return Arr.Id.compare(Wait.Id);
     return BarrierId::Match::Unknown;
   }
   if (Arr.MbarrierPath && Wait.MbarrierPath && SameRoot &&

@@ -46,6 +46,8 @@ BarrierId::Match BarrierId::compare(const BarrierId &O) const {
     return Match::Unknown;
   if (Kind == Const && O.Kind == Const)
     return Offset == O.Offset ? Match::Same : Match::Different;
+  if (Kind == Indexed && O.Kind == Indexed && !(Variable && Variable == O.Variable))
+    return Offset == O.Offset ? Match::Same : Match::Unknown;
   if (Kind == O.Kind && Variable == O.Variable && Member == O.Member)
     return Offset == O.Offset ? Match::Same : Match::Different;
   return Match::Unknown;
@@ -56,6 +58,8 @@ std::string BarrierId::describe() const {
     return "an id that is not a constant";
   if (Kind == Const)
     return "id " + std::to_string(Offset);
+  if (Kind == Indexed)
+    return "id " + std::to_string(Offset) + " + a runtime index";
   std::string S = "id '" + (Kind == Field ? Member->getNameAsString()
                                           : Variable->getNameAsString());
   if (Offset)
@@ -633,6 +637,30 @@ AliasSet EventExtractor::substitute(const AliasSet &S, const CallSite &C,
   return Memory.substitute(S, cast<CXXConstructExpr>(C.Site), Fn);
 }
 
+/// \p Term plus the constant \p Base: a parameter (bound at the call) or a
+/// field keeps its kind with the offset; a local or a value computed at run
+/// time is the index into a row of barriers that starts at \p Base.
+static BarrierId rowOrOffset(BarrierId Term, int64_t Base) {
+  switch (Term.Kind) {
+  case BarrierId::Const:
+  case BarrierId::Param:
+  case BarrierId::Field:
+  case BarrierId::Indexed:
+    Term.Offset += Base;
+    return Term;
+  case BarrierId::Var:
+    Term.Kind = BarrierId::Indexed;
+    Term.Offset += Base;
+    return Term;
+  default: {
+    BarrierId Row;
+    Row.Kind = BarrierId::Indexed;
+    Row.Offset = Base;
+    return Row;
+  }
+  }
+}
+
 BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
   BarrierId Id;
   if (!E)
@@ -651,15 +679,13 @@ BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
       return Id;
     BarrierId L = barrierIdOf(BO->getLHS(), Fn);
     BarrierId Rhs = barrierIdOf(BO->getRHS(), Fn);
-    if (L.Kind != BarrierId::Unknown && Rhs.Kind == BarrierId::Const) {
-      L.Offset += BO->getOpcode() == BO_Add ? Rhs.Offset : -Rhs.Offset;
-      return L;
-    }
-    if (BO->getOpcode() == BO_Add && L.Kind == BarrierId::Const &&
-        Rhs.Kind != BarrierId::Unknown) {
-      Rhs.Offset += L.Offset;
-      return Rhs;
-    }
+    bool Add = BO->getOpcode() == BO_Add;
+    // `idx - 1` alone is no row: a row needs its base added.
+    if (Rhs.Kind == BarrierId::Const &&
+        (Add || L.Kind != BarrierId::Unknown))
+      return rowOrOffset(L, Add ? Rhs.Offset : -Rhs.Offset);
+    if (Add && L.Kind == BarrierId::Const)
+      return rowOrOffset(Rhs, L.Offset);
     return Id;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -747,6 +773,8 @@ Event EventExtractor::lift(const Event &Inner, const CallSite &C,
   // from call to call.
   if (Inner.Id.Kind == BarrierId::Var) {
     E.Id = BarrierId();
+  } else if (Inner.Id.Kind == BarrierId::Indexed) {
+    E.Id.Variable = nullptr; // the row stays; the index is the callee's
   } else if (Inner.Id.Kind == BarrierId::Param) {
     unsigned K = cast<ParmVarDecl>(Inner.Id.Variable)->getFunctionScopeIndex();
     const Expr *Arg = nullptr;

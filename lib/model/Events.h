@@ -52,14 +52,20 @@ struct StmtRef {
 /// is known: a constant, or a parameter or const local of the function
 /// holding the event plus a constant offset (so that two roles passing the
 /// same variable are seen to use the same barrier), or a field of `*this`
-/// (a NamedBarrier object's id, known where the object is constructed).
+/// (a NamedBarrier object's id, known where the object is constructed), or
+/// a constant base plus a runtime index (`dQFull + warp_group_idx`): one
+/// barrier of a row, which each role indexes by its own warp group.
 struct BarrierId {
-  enum KindT { Unknown, Const, Param, Var, Field } Kind = Unknown;
-  int64_t Offset = 0; // the value when Const
-  const clang::VarDecl *Variable = nullptr; // the parameter or local
+  enum KindT { Unknown, Const, Param, Var, Field, Indexed } Kind = Unknown;
+  int64_t Offset = 0; // the value when Const, the base when Indexed
+  /// The parameter or local; for Indexed, the index when it is a const local
+  /// of the function holding the event, else null.
+  const clang::VarDecl *Variable = nullptr;
   const clang::FieldDecl *Member = nullptr; // Field
   /// Equal ids name the same barrier; different constants name different
-  /// ones; anything else cannot be decided.
+  /// ones; rows with the same base are taken for the same barrier (the
+  /// indices of the roles that meet there are equal); anything else cannot
+  /// be decided.
   enum class Match { Same, Different, Unknown };
   Match compare(const BarrierId &O) const;
   std::string describe() const;
