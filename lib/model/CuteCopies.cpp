@@ -157,9 +157,12 @@ public:
                       .Default(false);
     if (Owning)
       return {Tensor::Register, {}};
-    if (Call->getNumArgs())
-      return of(Call->getArg(0), Depth + 1);
-    return C.Object ? of(C.Object, Depth + 1) : Tensor();
+    // A view of its first tensor argument, which is not always the first
+    // (`domain_offset(coord, tensor)`).
+    for (const Expr *Arg : Call->arguments())
+      if (Tensor T = of(Arg, Depth + 1); T.Kind != Tensor::Unknown)
+        return T;
+    return C.Object && !Call->getNumArgs() ? of(C.Object, Depth + 1) : Tensor();
   }
 
 private:

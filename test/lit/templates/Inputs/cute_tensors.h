@@ -53,6 +53,10 @@ template <class Op, class... Args> __device__ TiledCopy<Op> make_tiled_copy(Op, 
 template <class Op, class S, class D> __device__ void copy(TiledCopy<Op> const &, S const &, D &&);
 template <class Op, class S, class D> __device__ void copy(ThrCopy<Op> const &, S const &, D &&);
 template <class T, class Tile, class Coord> __device__ T local_tile(T t, Tile, Coord) { return t; }
+template <class... Ts> struct Coord {};
+template <class... Ts> __device__ Coord<Ts...> make_coord(Ts...) { return {}; }
+// The tensor comes second: a view of it, moved to the coordinate.
+template <class C, class T> __device__ T domain_offset(C, T t) { return t; }
 
 // A TiledMMA's thread slice partitions the operands: of a shared-memory
 // tensor, a warpgroup MMA makes descriptors (an SM80 MMA, register copies).
