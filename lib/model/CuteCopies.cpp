@@ -195,6 +195,12 @@ private:
       const Expr *Init = localInit(E);
       return Init ? pointee(Init, Depth + 1) : AliasSet();
     }
+    // `make_smem_ptr(fp8 ? s.v_out.data() : s.v.data())`: either buffer.
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      AliasSet M = pointee(CO->getTrueExpr(), Depth + 1);
+      M.merge(pointee(CO->getFalseExpr(), Depth + 1));
+      return M;
+    }
     const auto *Call = dyn_cast<CallExpr>(E);
     if (!Call || Call->getNumArgs())
       return {};
