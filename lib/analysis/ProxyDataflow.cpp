@@ -264,7 +264,7 @@ public:
         if (Arms.otherArms(Arr.At.S, Wait.At.S))
           continue;
         BarrierId::Match M =
-            Named ? Arr.Id.compare(Wait.Id)
+            Named ? sameNamedBarrier(Arr, Wait)
                   : sameMbarrier(Arr, Wait, /*AliasIsSame=*/true);
         if (A.Tracer)
           for (const ArriveRecord &R : ArriveRecs)

@@ -59,6 +59,13 @@ BarrierId::Match sameMbarrier(const Event &Arr, const Event &Wait,
                                    : BarrierId::Match::Unknown;
 }
 
+BarrierId::Match sameNamedBarrier(const Event &A, const Event &B) {
+  // One barrier instance counts one number of threads (bar.sync's b).
+  if (A.ThreadCount && B.ThreadCount && A.ThreadCount != B.ThreadCount)
+    return BarrierId::Match::Different;
+  return A.Id.compare(B.Id);
+}
+
 BarrierId::Match sameRoleBarrier(
     const Event &Arr, const Event &Wait,
     llvm::function_ref<bool(const BarrierPath &, const BarrierPath &)>
@@ -68,15 +75,15 @@ BarrierId::Match sameRoleBarrier(
     return BarrierId::Match::Different;
   if (Named) {
     if (!SameRoot)
-      return Arr.Id.compare(Wait.Id);
+      return sameNamedBarrier(Arr, Wait);
     // Different functions: only constants and rows mean the same in both,
     // and barrier 0 (`__syncthreads`) is every thread's, not a hand-off
     // between two roles.
     if (Arr.Id.Kind == BarrierId::Const && Wait.Id.Kind == BarrierId::Const)
       return Arr.Id.Offset == 0 ? BarrierId::Match::Different
-                                : Arr.Id.compare(Wait.Id);
+                                : sameNamedBarrier(Arr, Wait);
     if (Arr.Id.Kind == BarrierId::Indexed && Wait.Id.Kind == BarrierId::Indexed)
-      return Arr.Id.compare(Wait.Id);
+      return sameNamedBarrier(Arr, Wait);
     return BarrierId::Match::Unknown;
   }
   if (Arr.MbarrierPath && Wait.MbarrierPath && SameRoot &&

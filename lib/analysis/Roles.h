@@ -48,6 +48,10 @@ struct RoleRelay {
   Event Arrive;
 };
 
+/// Whether two named-barrier events use the same barrier: by their ids,
+/// and never when both counts are known and differ.
+BarrierId::Match sameNamedBarrier(const Event &A, const Event &B);
+
 /// Whether an arrive and a wait use the same barrier: named-barrier ids, or
 /// mbarrier paths, else the mbarriers' alias sets. \p SameRoot decides
 /// roots of different functions (sibling member functions); null: roots

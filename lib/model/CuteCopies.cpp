@@ -166,15 +166,35 @@ public:
                       .Default(false);
     if (Owning)
       return {Tensor::Register, {}};
-    // A view of its first tensor argument, which is not always the first
-    // (`domain_offset(coord, tensor)`).
-    for (const Expr *Arg : Call->arguments())
-      if (Tensor T = of(Arg, Depth + 1); T.Kind != Tensor::Unknown)
-        return T;
-    return C.Object && !Call->getNumArgs() ? of(C.Object, Depth + 1) : Tensor();
+    if (Call->getNumArgs())
+      return viewedArgument(Call, Depth);
+    // A tensor's iterator stands for the tensor (`mD.data() + offset`); other
+    // accessors (`shape()`, `layout()`) are no tensors.
+    return C.Object && (C.Name == "data" || C.Name == "begin")
+               ? of(C.Object, Depth + 1)
+               : Tensor();
   }
 
 private:
+  /// The tensor a view call views: its first argument, or the first that
+  /// is a tensor (`domain_offset(coord, t)`). A pointer first
+  /// (`make_tensor(gptr, layout)`) views what it points to, and a
+  /// parameter is taken for a tensor only there, when no later argument is
+  /// one (a shape or a coordinate parameter is none).
+  Tensor viewedArgument(const CallExpr *Call, unsigned Depth) {
+    const Expr *First = Call->getArg(0);
+    Tensor T = of(First, Depth + 1);
+    QualType FT = First->IgnoreImplicitAsWritten()->getType();
+    if ((T.Kind != Tensor::Unknown && T.Kind != Tensor::Param) ||
+        (!FT.isNull() && FT->isPointerType()))
+      return T;
+    for (const Expr *Arg : llvm::drop_begin(Call->arguments()))
+      if (Tensor U = of(Arg, Depth + 1);
+          U.Kind != Tensor::Unknown && U.Kind != Tensor::Param)
+        return U;
+    return T;
+  }
+
   /// Of `a + b`, the operand that is not the integer offset.
   static const Expr *offsetBase(const Expr *L, const Expr *R) {
     QualType T = L->IgnoreParenImpCasts()->getType();
@@ -195,8 +215,13 @@ private:
       const Expr *Init = localInit(E);
       return Init ? pointee(Init, Depth + 1) : AliasSet();
     }
-    // `make_smem_ptr(fp8 ? s.v_out.data() : s.v.data())`: either buffer.
+    // `make_smem_ptr(fp8 ? s.v_out.data() : s.v.data())`: either buffer,
+    // unless the condition is a constant already.
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      bool Value;
+      if (!CO->getCond()->isValueDependent() &&
+          CO->getCond()->EvaluateAsBooleanCondition(Value, Memory.context()))
+        return pointee(Value ? CO->getTrueExpr() : CO->getFalseExpr(), Depth + 1);
       AliasSet M = pointee(CO->getTrueExpr(), Depth + 1);
       M.merge(pointee(CO->getFalseExpr(), Depth + 1));
       return M;
@@ -214,9 +239,6 @@ private:
   MemoryModel &Memory;
 };
 
-} // namespace
-
-namespace {
 /// Of CuTe's factories of copy objects, whether \p Name makes a TMA copy
 /// (`make_tma_copy`, `make_tma_atom`) or one the threads perform
 /// (`make_tiled_copy`, `make_tiled_copy_C`, `make_cotiled_copy`).
@@ -283,7 +305,8 @@ AliasSet cuteTensorPointee(const Expr *E, const FunctionDecl *Fn,
   // A conversion of such a pointer (`raw_pointer_cast(p)`,
   // `cast_smem_ptr_to_uint(p)`): the same address.
   if (Call->getNumArgs() == 1)
-    return cuteTensorPointee(Call->getArg(0), Fn, Memory);
+    if (AliasSet M = cuteTensorPointee(Call->getArg(0), Fn, Memory); !M.empty())
+      return M;
   // The tensor's iterator, as containers name it.
   Callee C = calleeOf(Call);
   const Expr *Viewed = Call;

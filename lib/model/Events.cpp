@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "model/TensorMapWrites.h"
 #include "model/DependentCalls.h"
+#include "clang/AST/ParentMapContext.h"
 #include "model/Vocabulary.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -46,8 +47,11 @@ BarrierId::Match BarrierId::compare(const BarrierId &O) const {
     return Match::Unknown;
   if (Kind == Const && O.Kind == Const)
     return Offset == O.Offset ? Match::Same : Match::Different;
+  // Rows indexed by different values (the same const local is one value,
+  // compared below like any variable).
   if (Kind == Indexed && O.Kind == Indexed && !(Variable && Variable == O.Variable))
-    return Offset == O.Offset ? Match::Same : Match::Unknown;
+    return Offset == O.Offset && (Walks || O.Walks) ? Match::Same
+                                                    : Match::Unknown;
   if (Kind == O.Kind && Variable == O.Variable && Member == O.Member)
     return Offset == O.Offset ? Match::Same : Match::Different;
   return Match::Unknown;
@@ -637,10 +641,30 @@ AliasSet EventExtractor::substitute(const AliasSet &S, const CallSite &C,
   return Memory.substitute(S, cast<CXXConstructExpr>(C.Site), Fn);
 }
 
-/// \p Term plus the constant \p Base: a parameter (bound at the call) or a
-/// field keeps its kind with the offset; a local or a value computed at run
-/// time is the index into a row of barriers that starts at \p Base.
-static BarrierId rowOrOffset(BarrierId Term, int64_t Base) {
+/// Whether \p E names the variable a `for` statement declares.
+static bool isLoopVariable(const Expr *E, ASTContext &Ctx) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V))
+    return false;
+  for (const DynTypedNode &P : Ctx.getParents(*V))
+    if (const auto *DS = P.get<DeclStmt>())
+      for (const DynTypedNode &Q : Ctx.getParents(*DS)) {
+        const auto *For = Q.get<ForStmt>();
+        if (For && For->getInit() == DS)
+          return true;
+      }
+  return false;
+}
+
+/// \p Term (spelled \p TermE) plus the constant \p Base: a parameter (bound
+/// at the call) or a field keeps its kind with the offset; a local or a
+/// value computed at run time is the index into a row of barriers that
+/// starts at \p Base. A template constant is no index: unknown.
+static BarrierId rowOrOffset(BarrierId Term, const Expr *TermE, int64_t Base,
+                             ASTContext &Ctx) {
+  if (Term.Kind == BarrierId::Unknown && isTemplateConstant(TermE))
+    return BarrierId();
   switch (Term.Kind) {
   case BarrierId::Const:
   case BarrierId::Param:
@@ -656,6 +680,7 @@ static BarrierId rowOrOffset(BarrierId Term, int64_t Base) {
     BarrierId Row;
     Row.Kind = BarrierId::Indexed;
     Row.Offset = Base;
+    Row.Walks = isLoopVariable(TermE, Ctx);
     return Row;
   }
   }
@@ -681,11 +706,12 @@ BarrierId EventExtractor::barrierIdOf(const Expr *E, const FunctionDecl *Fn) {
     BarrierId Rhs = barrierIdOf(BO->getRHS(), Fn);
     bool Add = BO->getOpcode() == BO_Add;
     // `idx - 1` alone is no row: a row needs its base added.
+    ASTContext &Ctx = Memory.context();
     if (Rhs.Kind == BarrierId::Const &&
         (Add || L.Kind != BarrierId::Unknown))
-      return rowOrOffset(L, Add ? Rhs.Offset : -Rhs.Offset);
+      return rowOrOffset(L, BO->getLHS(), Add ? Rhs.Offset : -Rhs.Offset, Ctx);
     if (Add && L.Kind == BarrierId::Const)
-      return rowOrOffset(Rhs, L.Offset);
+      return rowOrOffset(Rhs, BO->getRHS(), L.Offset, Ctx);
     return Id;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {

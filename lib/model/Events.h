@@ -61,11 +61,16 @@ struct BarrierId {
   /// The parameter or local; for Indexed, the index when it is a const local
   /// of the function holding the event, else null.
   const clang::VarDecl *Variable = nullptr;
+  /// Indexed by a loop's own variable: the role visits every barrier of the
+  /// row in turn (a writer warp serving each warp group). Two rows meet
+  /// only where one side walks: each group syncing its own entry is no
+  /// hand-off between groups.
+  bool Walks = false;
   const clang::FieldDecl *Member = nullptr; // Field
   /// Equal ids name the same barrier; different constants name different
-  /// ones; rows with the same base are taken for the same barrier (the
-  /// indices of the roles that meet there are equal); anything else cannot
-  /// be decided.
+  /// ones; rows with the same base, one of them walked, are taken for the
+  /// same barrier (the role that walks meets each other role at its own
+  /// entry); anything else cannot be decided.
   enum class Match { Same, Different, Unknown };
   Match compare(const BarrierId &O) const;
   std::string describe() const;

@@ -769,9 +769,10 @@ AliasSet MemoryModel::valueOf(const Expr *E, const FunctionDecl *Fn) {
     AliasSet S = callValue(Call, Fn);
     if (Call->isGLValue())
       S.merge(loadedValue(Call, Fn));
-    // A pattern's pointer into a CuTe tensor of shared memory
+    // A pattern's CuTe tensor of shared memory, or a pointer into one
     // (`raw_pointer_cast(sD.data())` with `sD = make_tensor(make_smem_ptr(p),
-    // layout)`): the tensor's own reading, where lookup says nothing.
+    // layout)`, or `sD(_, stage)` itself): the tensor's own reading, where
+    // lookup says nothing.
     if (S.empty() && Call->isTypeDependent() && TensorPointee &&
         !InCuteTensor) {
       InCuteTensor = true;

@@ -167,9 +167,10 @@ const clang::FunctionDecl *bodyToRead(const clang::FunctionDecl *F);
 
 class MemoryModel {
 public:
-  /// Where a pattern's pointer into a CuTe tensor points
-  /// (`raw_pointer_cast(sD.data())`), for calls lookup says nothing of: set
-  /// by the event extractor, which reads tensors (CuteCopies.h).
+  /// The shared memory a pattern's CuTe tensor, or a pointer into one,
+  /// views (`raw_pointer_cast(sD.data())`, `sVt(_, stage)` passed to a
+  /// helper), for calls lookup says nothing of: set by the event extractor,
+  /// which reads tensors (CuteCopies.h).
   void setTensorPointee(
       std::function<AliasSet(const clang::Expr *, const clang::FunctionDecl *)>
           F) {

@@ -4,7 +4,8 @@
 // buffer is the operand, so the generic write of `smem_v_out` before the
 // barrier reaches the wgmma that may read it: fence.proxy.async is needed.
 // The storage is of template-parameter type, so `.begin()` is left to the
-// pattern's reading. Negative: a write of a buffer neither arm names.
+// pattern's reading. Negatives: a write of a buffer neither arm names, and
+// a condition that is a constant already, whose other arm is not read.
 // RUN: not %proxyfence %s -- -I%S/Inputs -I%S/../warp-specialized/Inputs 2>&1 | FileCheck %s
 // REQUIRES: nvcc
 // RUN: %nvcc-sm90a -I%S/Inputs -I%S/../warp-specialized/Inputs -cubin -o /dev/null %s
@@ -35,6 +36,25 @@ struct Consumer {
     gemm(tiled_mma, tOrP, tOrV, tOrO);
     warpgroup_commit_batch();
   }
+  // A condition the pattern already knows: only the buffer it picks.
+  template <class SharedStorage>
+  __device__ void known(SharedStorage &shared_storage, int thread_idx) {
+    static constexpr bool Transposed = false;
+    TiledMMA<MmaAtom> tiled_mma;
+    Tensor sW = make_tensor(make_smem_ptr(shared_storage.smem_v_out.begin()), Layout<int>{});
+    Tensor sVt = make_tensor(make_smem_ptr(Transposed ? shared_storage.smem_v_out.begin()
+                                                      : shared_storage.smem_v.begin()),
+                             Layout<int>{});
+    Tensor tOrV = tiled_mma.get_thread_slice(thread_idx).partition_fragment_B(sVt);
+    Tensor tOrP = make_tensor<Element>(Layout<int>{});
+    Tensor tOrO = make_tensor<float>(Layout<int>{});
+    auto w = make_tiled_copy(CopyOpV{});
+    copy(w, make_tensor<Element>(Layout<int>{}), w.get_slice(thread_idx).partition_D(sW));
+    cutlass::arch::NamedBarrier::sync(128, 3);
+    warpgroup_arrive();
+    gemm(tiled_mma, tOrP, tOrV, tOrO);
+    warpgroup_commit_batch();
+  }
   template <class SharedStorage>
   __device__ void other(SharedStorage &shared_storage, int thread_idx) {
     TiledMMA<MmaAtom> tiled_mma;
@@ -54,6 +74,6 @@ struct Consumer {
     warpgroup_commit_batch();
   }
 };
-// CHECK: cute-conditional-buffer.cu:35:5: warning: wgmma reads shared memory 'shared_storage.smem_v_out' or 'shared_storage.smem_other' as an operand, written through the generic proxy
+// CHECK: cute-conditional-buffer.cu:36:5: warning: wgmma reads shared memory 'shared_storage.smem_v_out' or 'shared_storage.smem_other' as an operand, written through the generic proxy
 // CHECK-NOT: warning:
 // CHECK: proxyfence: 1 finding in 1 file
