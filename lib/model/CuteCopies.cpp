@@ -239,62 +239,6 @@ private:
   MemoryModel &Memory;
 };
 
-/// Of CuTe's factories of copy objects, whether \p Name makes a TMA copy
-/// (`make_tma_copy`, `make_tma_atom`) or one the threads perform
-/// (`make_tiled_copy`, `make_tiled_copy_C`, `make_cotiled_copy`).
-std::optional<bool> factoryIsTma(llvm::StringRef Name) {
-  if (Name.starts_with("make_tma"))
-    return true;
-  if (Name.starts_with("make_tiled_copy") || Name.starts_with("make_cotiled_copy"))
-    return false;
-  return std::nullopt;
-}
-
-std::optional<bool> typeIsTmaCopy(QualType T, unsigned Depth);
-
-/// Whether the copy object \p Atom is a TMA copy, as its construction
-/// says: `tma.with(barrier)`, a local made by a factory, or a type that is
-/// a factory's `decltype` (`using TMA_O = decltype(make_tma_copy(...))`).
-std::optional<bool> atomIsTma(const Expr *Atom, unsigned Depth = 0) {
-  if (!Atom || Depth > 8)
-    return std::nullopt;
-  Atom = Atom->IgnoreImplicitAsWritten()->IgnoreParens();
-  if (const auto *Call = dyn_cast<CallExpr>(Atom)) {
-    Callee C = calleeOf(Call);
-    if (C.Name == "with")
-      return true;
-    if (std::optional<bool> F = factoryIsTma(C.Name))
-      return F;
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Atom);
-      CE && CE->getNumArgs() == 1)
-    return atomIsTma(CE->getArg(0), Depth + 1);
-  if (const Expr *Init = localInit(Atom))
-    if (std::optional<bool> F = atomIsTma(Init, Depth + 1))
-      return F;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Atom))
-    return typeIsTmaCopy(DRE->getDecl()->getType(), Depth + 1);
-  if (const auto *ME = dyn_cast<MemberExpr>(Atom))
-    return typeIsTmaCopy(ME->getMemberDecl()->getType(), Depth + 1);
-  if (isa<CXXDependentScopeMemberExpr>(Atom))
-    return std::nullopt;
-  return typeIsTmaCopy(Atom->getType(), Depth + 1);
-}
-
-std::optional<bool> typeIsTmaCopy(QualType T, unsigned Depth) {
-  for (unsigned I = 0; !T.isNull() && I < 8; ++I) {
-    T = T.getNonReferenceType();
-    if (const auto *DT = dyn_cast<DecltypeType>(T.getTypePtr()))
-      return atomIsTma(DT->getUnderlyingExpr(), Depth + 1);
-    if (const auto *TT = dyn_cast<TypedefType>(T.getTypePtr()))
-      T = TT->getDecl()->getUnderlyingType();
-    else if (T.hasLocalQualifiers())
-      T = T.getLocalUnqualifiedType();
-    else
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
 } // namespace
 
 AliasSet cuteTensorPointee(const Expr *E, const FunctionDecl *Fn,
@@ -334,14 +278,6 @@ std::optional<CuteCopy> cuteCopyOf(const CallExpr *Call, const FunctionDecl *Fn,
     return CuteCopy{CuteCopy::GenericWrite, Dst.Mem};
   if (Src.Kind == Tensor::Param && Dst.Kind == Tensor::Register)
     return CuteCopy{CuteCopy::GenericRead, Src.Mem};
-  // Shared memory to or from a tensor the caller passes (an epilogue's
-  // accumulator fragment) with a copy the threads perform: whatever that
-  // tensor is, the threads access the shared side.
-  if ((Src.Kind == Tensor::Param) != (Dst.Kind == Tensor::Param) &&
-      (Src.Kind == Tensor::Shared || Dst.Kind == Tensor::Shared) &&
-      atomIsTma(Call->getArg(0)) == false)
-    return Dst.Kind == Tensor::Shared ? CuteCopy{CuteCopy::GenericWrite, Dst.Mem}
-                                      : CuteCopy{CuteCopy::GenericRead, Src.Mem};
   if (Src.Kind == Tensor::Shared && Dst.Kind == Tensor::TmaCoord)
     return CuteCopy{CuteCopy::TmaStore, Src.Mem};
   if (Src.Kind == Tensor::TmaCoord && Dst.Kind == Tensor::Shared)

@@ -17,10 +17,8 @@
 //   whatever the caller passes: its memory is decided at each call.
 // No async-proxy instruction moves data between registers and shared
 // memory, so such a copy is a generic-proxy access; one between a TMA tensor
-// and shared memory can only be a TMA (cp.async.bulk.tensor) copy. One
-// between shared memory and a parameter is a generic access when the copy
-// object is one the threads perform (made by `make_tiled_copy*`, not a
-// TMA's `make_tma_*` or `with(...)`). Any other copy stays unknown.
+// and shared memory can only be a TMA (cp.async.bulk.tensor) copy. Any other
+// copy stays unknown.
 //
 // CuTe's `gemm(mma, A, B, C)` with a TiledMMA of template-parameter type is
 // unresolved the same way. In code that issues `wgmma.fence` (a warpgroup
