@@ -62,6 +62,12 @@ Callee calleeOf(const CallExpr *Call) {
   return C;
 }
 
+/// Whether \p C asks an object for its iterator, as containers and CuTe
+/// tensors name it (`t.data()`, `s.begin()`): the object's memory.
+bool namesIterator(const Callee &C) {
+  return C.Object && (C.Name == "data" || C.Name == "begin");
+}
+
 /// Whether the lookup of \p Call found CuTe's \p Name (`using namespace
 /// cute;` or `cute::copy`).
 bool isCuteCall(const CallExpr *Call, llvm::StringRef Name) {
@@ -170,9 +176,7 @@ public:
       return viewedArgument(Call, Depth);
     // A tensor's iterator stands for the tensor (`mD.data() + offset`); other
     // accessors (`shape()`, `layout()`) are no tensors.
-    return C.Object && (C.Name == "data" || C.Name == "begin")
-               ? of(C.Object, Depth + 1)
-               : Tensor();
+    return namesIterator(C) ? of(C.Object, Depth + 1) : Tensor();
   }
 
 private:
@@ -230,7 +234,7 @@ private:
     if (!Call || Call->getNumArgs())
       return {};
     Callee C = calleeOf(Call);
-    if (!C.Object || (C.Name != "begin" && C.Name != "data"))
+    if (!namesIterator(C))
       return {};
     return Memory.objectOf(C.Object, Fn);
   }
@@ -254,7 +258,7 @@ AliasSet cuteTensorPointee(const Expr *E, const FunctionDecl *Fn,
   // The tensor's iterator, as containers name it.
   Callee C = calleeOf(Call);
   const Expr *Viewed = Call;
-  if (!Call->getNumArgs() && C.Object && (C.Name == "data" || C.Name == "begin"))
+  if (!Call->getNumArgs() && namesIterator(C))
     Viewed = C.Object;
   // Else the tensor itself (`sVt(_, stage)` handed to a helper that copies
   // into it): the memory it views.
